@@ -1,0 +1,106 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiError, recordTimestamp } from '@app/core';
+import { AccountRow, AccountsService, ApiKeysService, ApiKeyView } from '@app/accounts';
+import { CreditsService } from '@app/billing';
+import { ParseIdPipe, RequestId } from '@app/gateway';
+import { AdminController } from './admin-route.decorator';
+import { CreateAccountDto, CreateApiKeyDto, CreditsDto, UpdateAccountDto } from './dto/account.dto';
+
+
+function accountView(a: AccountRow) {
+  return { id: a.id, name: a.name, plan: a.plan, credits: a.credits, created_at: recordTimestamp(a.created_at) };
+}
+
+function keyView(k: ApiKeyView) {
+  return {
+    id: k.id,
+    account_id: k.account_id,
+    label: k.label,
+    prefix: k.prefix,
+    created_at: recordTimestamp(k.created_at),
+    last_used_at: recordTimestamp(k.last_used_at),
+    revoked_at: recordTimestamp(k.revoked_at),
+  };
+}
+
+@AdminController()
+export class AdminAccountsController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly keys: ApiKeysService,
+    private readonly credits: CreditsService,
+  ) {}
+
+  @Post('accounts')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create an account' })
+  async create(@Body() body: CreateAccountDto) {
+    return accountView(await this.accounts.create(body.name, body.plan));
+  }
+
+  @Get('accounts/:id')
+  @ApiOperation({ summary: 'An account with the limits in force and what it has used' })
+  async read(@Param('id', ParseIdPipe) id: number) {
+    const account = await this.mustFind(id);
+    return {
+      ...accountView(account),
+      overrides: account.overrides,
+      limits: this.accounts.limitsOf(account),
+      usage: await this.accounts.usage(account),
+    };
+  }
+
+  @Patch('accounts/:id')
+  @ApiOperation({ summary: 'Change plan, name or limit overrides (null removes an override)' })
+  async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateAccountDto) {
+    const overrides = body.overrides
+      ? Object.fromEntries(Object.entries(body.overrides).filter(([, v]) => v !== undefined))
+      : undefined;
+    const account = await this.accounts.update(id, { name: body.name, plan: body.plan, overrides });
+    if (!account) throw ApiError.notFound('Account');
+    return { ...accountView(account), overrides: account.overrides, limits: this.accounts.limitsOf(account) };
+  }
+
+  @Post('accounts/:id/api-keys')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create an API key; the secret is in this answer only' })
+  async createKey(@Param('id', ParseIdPipe) id: number, @Body() body: CreateApiKeyDto) {
+    await this.mustFind(id);
+    const k = await this.keys.create(id, body.label);
+    return { id: k.id, label: k.label, key: k.key, prefix: k.prefix, created_at: recordTimestamp(k.created_at) };
+  }
+
+  @Get('accounts/:id/api-keys')
+  @ApiOperation({ summary: 'The account’s keys, without secrets' })
+  async listKeys(@Param('id', ParseIdPipe) id: number) {
+    await this.mustFind(id);
+    const keys = (await this.keys.list(id)).map(keyView);
+    return { keys, count: keys.length };
+  }
+
+  @Delete('api-keys/:id')
+  @ApiOperation({ summary: 'Revoke a key (effective on every instance within 5 s)' })
+  async revokeKey(@Param('id', ParseIdPipe) id: number) {
+    const k = await this.keys.revoke(id);
+    if (!k) throw ApiError.notFound('API key');
+    return keyView(k);
+  }
+
+  @Post('accounts/:id/credits')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Add (or take away) credits; every change is a ledger row' })
+  async addCredits(@Param('id', ParseIdPipe) id: number, @Body() body: CreditsDto, @RequestId() requestId: string) {
+    if (body.amount === 0) throw ApiError.validation('amount', 'amount must not be 0');
+    const result = await this.credits.change(id, body.amount, `admin: ${body.reason}`, requestId);
+    if (result.ok) return { balance: result.balance };
+    if (result.reason === 'no_account') throw ApiError.notFound('Account');
+    throw ApiError.validation('amount', 'The balance cannot go below 0.');
+  }
+
+  private async mustFind(id: number): Promise<AccountRow> {
+    const account = await this.accounts.find(id);
+    if (!account) throw ApiError.notFound('Account');
+    return account;
+  }
+}

@@ -1,0 +1,20 @@
+import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Public } from '@app/gateway';
+import { AdminGuard } from './admin.guard';
+
+export const ADMIN_PREFIX = 'admin/v1';
+
+/**
+ * An admin controller: under /admin/v1, outside the customer-key pipeline (not metered,
+ * not throttled per plan), guarded by the admin token.
+ */
+export function AdminController(): ClassDecorator {
+  return applyDecorators(
+    Controller(ADMIN_PREFIX),
+    Public(),
+    UseGuards(AdminGuard),
+    ApiTags('admin'),
+    ApiBearerAuth('admin'),
+  );
+}

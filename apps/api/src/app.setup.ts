@@ -1,0 +1,46 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { requestIdMiddleware } from '@app/gateway';
+
+export const BODY_LIMIT = '10mb';
+
+/** Everything about the HTTP app that is not a module: shared by main.ts, tests and the benchmark. */
+export function configureApp(app: NestExpressApplication): NestExpressApplication {
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.enableCors({
+    origin: '*',
+    methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+    ],
+    maxAge: 86_400,
+  });
+  app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Search-Marketing Data API')
+      .setDescription(
+        'Backlinks, keyword research and site audits (research), plus rank tracking, Search Console ' +
+          'and AI-visibility data the account has collected (your-data). All public paths sit under /api/v1.',
+      )
+      .setVersion('1.2')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' }, 'bearer')
+      .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key', description: 'API key (discouraged)' }, 'api_key')
+      .addSecurityRequirements('bearer')
+      .addSecurityRequirements('api_key')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+  return app;
+}

@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { INestApplicationContext } from '@nestjs/common';
+import { ConfigError } from '@app/core';
+import { AccountsService, ApiKeysService } from '@app/accounts';
+import { CreditsService } from '@app/billing';
+import { SeedModule } from './seed.module';
+
+export const DEMO_ACCOUNT_NAME = 'Demo (Pro)';
+
+export interface DemoSeedResult {
+  accountId: number;
+  key: string;
+}
+
+/**
+ * Creates (or reuses) the demo Pro account and issues a new key for it (keys are stored
+ * only as hashes, so an old one cannot be shown again). The demo account gets a higher
+ * monthly call allowance and some credits so it can be explored.
+ */
+export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
+  const accounts = app.get(AccountsService);
+  let account = await accounts.findByName(DEMO_ACCOUNT_NAME);
+  if (!account) {
+    account = await accounts.create(DEMO_ACCOUNT_NAME, 'pro');
+    await accounts.update(account.id, { overrides: { api_calls_per_month: 1000 } });
+    await app.get(CreditsService).change(account.id, 25, 'demo seed', null);
+  }
+  const key = await app.get(ApiKeysService).create(account.id, `demo ${new Date().toISOString().slice(0, 19)}`);
+  return { accountId: account.id, key: key.key };
+}
+
+if (require.main === module) {
+  (async () => {
+    const app = await NestFactory.createApplicationContext(SeedModule, { logger: ['error', 'warn'] });
+    try {
+      const result = await seedDemo(app);
+      console.log(`Demo account ${result.accountId} (Pro). API key (shown once):`);
+      console.log(`DEMO_API_KEY=${result.key}`);
+    } finally {
+      await app.close();
+    }
+  })().catch((err: unknown) => {
+    console.error(err instanceof ConfigError ? err.message : `Seeding failed: ${(err as Error)?.stack ?? String(err)}`);
+    process.exit(1);
+  });
+}

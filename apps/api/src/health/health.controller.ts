@@ -1,0 +1,50 @@
+import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import Redis from 'ioredis';
+import { ApiError } from '@app/core';
+import { REDIS } from '@app/database';
+import { Public } from '@app/gateway';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(p: Promise<T>): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref()),
+  ]);
+}
+
+/** Liveness (the process answers) and readiness (PostgreSQL and Redis answer). No key needed. */
+@ApiExcludeController()
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  @Get('live')
+  live(): { status: string } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @HttpCode(200)
+  async ready(): Promise<{ status: string; checks: Record<string, string> }> {
+    const [pg, redis] = await Promise.allSettled([
+      withTimeout(this.db.query('SELECT 1')),
+      withTimeout(this.redis.ping()),
+    ]);
+    const checks = {
+      postgres: pg.status === 'fulfilled' ? 'ok' : 'down',
+      redis: redis.status === 'fulfilled' ? 'ok' : 'down',
+    };
+    if (checks.postgres !== 'ok' || checks.redis !== 'ok') {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'Not ready.', { details: checks });
+    }
+    return { status: 'ok', checks };
+  }
+}

@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import Redis from 'ioredis';
+import { ConfigError, loadConfig } from '@app/core';
+import { REDIS } from '@app/database';
+import { WorkerModule } from './worker.module';
+
+async function bootstrap(): Promise<void> {
+  loadConfig(); // fail fast with a message naming the bad variable
+  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  app.enableShutdownHooks();
+  await app.get(DataSource).query('SELECT 1');
+  await app.get<Redis>(REDIS).ping();
+  logger.log('Worker ready: connected to PostgreSQL and Redis', 'Worker');
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => logger.log(`Worker received ${signal}, shutting down`, 'Worker'));
+  }
+}
+
+bootstrap().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : `Worker failed to start: ${(err as Error)?.stack ?? String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+/** Unit tests beside the code; e2e tests in test/ against real PostgreSQL and Redis. */
+const moduleNameMapper = {
+  '^@app/(core|database|billing|accounts|gateway|jobs|providers|crawler)$': '<rootDir>/libs/$1/src',
+  '^@app/(core|database|billing|accounts|gateway|jobs|providers|crawler)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] };
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      transform,
+      moduleNameMapper,
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+      moduleNameMapper,
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,5 @@
+export * from './plans';
+export * from './call-meter.service';
+export * from './credits.service';
+export * from './feature-quota.service';
+export * from './billing.module';

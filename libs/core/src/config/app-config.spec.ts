@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the runtime-contract defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/seo_api');
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.redisPrefix).toBe('seo');
+    expect(c.publicBaseUrl).toBe('http://localhost:3000');
+    expect(c.adminToken).toBeUndefined();
+    expect(c.provider).toBe('sandbox');
+    expect(c.auditAllowPrivateNetworks).toBe(false);
+    expect(c.logLevel).toBe('info');
+  });
+
+  it('chooses dataforseo when credentials are set', () => {
+    const c = loadConfig({ DATAFORSEO_LOGIN: 'l', DATAFORSEO_PASSWORD: 'p' });
+    expect(c.provider).toBe('dataforseo');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'not a url'],
+    ['REDIS_PREFIX', 'has space'],
+    ['PUBLIC_BASE_URL', 'ftp://x'],
+    ['ADMIN_TOKEN', 'short'],
+    ['SEO_DATA_PROVIDER', 'other'],
+    ['AUDIT_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+  ])('rejects %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      expect((e as Error).message).toContain(name);
+    }
+  });
+
+  it('requires credentials for the dataforseo provider', () => {
+    expect(() => loadConfig({ SEO_DATA_PROVIDER: 'dataforseo' })).toThrow(/DATAFORSEO_LOGIN/);
+  });
+});

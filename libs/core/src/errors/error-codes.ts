@@ -1,0 +1,28 @@
+/**
+ * Every public error code and its HTTP status. Codes are public API: add new ones, never
+ * repurpose an existing one.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  ALREADY_RUNNING: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_ERROR: 422,
+  UNSUPPORTED_LOCATION: 422,
+  RATE_LIMITED: 429,
+  QUOTA_EXCEEDED: 429,
+  SERVER_ERROR: 500,
+  UPSTREAM_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}

@@ -1,0 +1,37 @@
+import {
+  isoTimestamp,
+  monthStart,
+  nextMonthStart,
+  parsePlainDate,
+  plainDate,
+  recordTimestamp,
+} from './format';
+
+describe('time formats', () => {
+  const d = new Date(Date.UTC(2026, 11, 31, 23, 5, 9, 42));
+
+  it('meta.timestamp is ISO 8601 with an explicit offset', () => {
+    expect(isoTimestamp(d)).toBe('2026-12-31T23:05:09.042+00:00');
+  });
+
+  it('record timestamps are YYYY-MM-DD HH:MM:SS in UTC', () => {
+    expect(recordTimestamp(d)).toBe('2026-12-31 23:05:09');
+    expect(recordTimestamp(null)).toBeNull();
+  });
+
+  it('plain dates are YYYY-MM-DD', () => {
+    expect(plainDate(d)).toBe('2026-12-31');
+  });
+
+  it('month boundaries roll over the year', () => {
+    expect(plainDate(monthStart(d))).toBe('2026-12-01');
+    expect(plainDate(nextMonthStart(d))).toBe('2027-01-01');
+  });
+
+  it('parses only real calendar dates', () => {
+    expect(plainDate(parsePlainDate('2024-02-29')!)).toBe('2024-02-29');
+    expect(parsePlainDate('2023-02-29')).toBeNull();
+    expect(parsePlainDate('2023-2-1')).toBeNull();
+    expect(parsePlainDate('2023-02-01T00:00')).toBeNull();
+  });
+});

@@ -1,0 +1,47 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError } from '@app/core';
+import { ApiKeysService } from '@app/accounts';
+import { Public } from './decorators';
+import { ApiRequest } from './request-context';
+
+const MAX_KEY_LENGTH = 256;
+
+/**
+ * Global and secure by default: every route needs an API key unless marked @Public().
+ * The key comes as `Authorization: Bearer <key>` or, discouraged, `?api_key=<key>`.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride(Public, [context.getHandler(), context.getClass()])) return true;
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const secret = extractKey(req);
+    if (!secret) {
+      throw new ApiError(
+        'UNAUTHORIZED',
+        'Missing API key. Send it as "Authorization: Bearer <API_KEY>".',
+      );
+    }
+    const auth = secret.length <= MAX_KEY_LENGTH ? await this.keys.authenticate(secret) : null;
+    if (!auth) throw new ApiError('UNAUTHORIZED', 'Invalid or revoked API key.');
+    req.auth = auth;
+    return true;
+  }
+}
+
+/** The key from the Authorization header, else from the api_key query parameter. */
+export function extractKey(req: ApiRequest): string | null {
+  const header = req.headers.authorization;
+  if (typeof header === 'string' && header.length > 0) {
+    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    return m ? m[1] : '';
+  }
+  const q = req.query?.api_key;
+  return typeof q === 'string' && q.length > 0 ? q : null;
+}

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '@app/core';
+import { REDIS, RedisKeys } from '@app/database';
+import { AuthGuard } from './auth.guard';
+import { PlanGuard } from './plan.guard';
+import { RateLimitGuard, perMinuteLimit } from './rate-limit.guard';
+import { RedisThrottlerStorage } from './redis-throttler.storage';
+import { EnvelopeInterceptor } from './envelope.interceptor';
+import { MeteringInterceptor } from './metering.interceptor';
+import { ApiExceptionFilter } from './exception.filter';
+import { ApiValidationPipe } from './validation';
+
+/**
+ * The request pipeline every public route goes through, in this order:
+ * AuthGuard (401) → PlanGuard (403) → RateLimitGuard (429 per minute) →
+ * EnvelopeInterceptor → MeteringInterceptor (monthly, 429) → ApiValidationPipe (422) →
+ * handler; any error → ApiExceptionFilter.
+ */
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG, REDIS, RedisKeys],
+      useFactory: (config: AppConfig, redis: Redis, keys: RedisKeys) => ({
+        throttlers: [{ name: 'default', ttl: config.rateLimitWindowSeconds * 1000, limit: perMinuteLimit }],
+        storage: new RedisThrottlerStorage(redis, keys),
+      }),
+    }),
+  ],
+  providers: [
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: PlanGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: MeteringInterceptor },
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_PIPE, useClass: ApiValidationPipe },
+  ],
+})
+export class GatewayModule {}

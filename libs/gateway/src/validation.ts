@@ -1,0 +1,90 @@
+import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { ApiError, FieldError } from '@app/core';
+
+function flatten(errors: ValidationError[], parent = ''): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    const field = parent ? `${parent}.${e.property}` : e.property;
+    for (const message of Object.values(e.constraints ?? {})) out.push({ field, message });
+    if (e.children?.length) out.push(...flatten(e.children, field));
+  }
+  return out;
+}
+
+/**
+ * The global ValidationPipe: transforms, strips unknown members, and answers 422
+ * VALIDATION_ERROR with one {field, message} per problem. A body or query that is not an
+ * object (a JSON array, a string) is refused the same way.
+ */
+@Injectable()
+export class ApiValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      whitelist: true,
+      forbidUnknownValues: false,
+      transformOptions: { enableImplicitConversion: false },
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors: ValidationError[]) => {
+        const details = flatten(errors);
+        return new ApiError('VALIDATION_ERROR', details.map((d) => d.message).join('; ') || 'Invalid request.', {
+          details,
+        });
+      },
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const isDto =
+      (metadata.type === 'body' || metadata.type === 'query') &&
+      typeof metadata.metatype === 'function' &&
+      ![String, Number, Boolean, Array, Object].includes(metadata.metatype as never);
+    // Only DTO classes are validated here; path ids and other primitives go through their own pipes.
+    if (!isDto) return value;
+    if (value === undefined || value === null) value = {};
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      const where = metadata.type === 'body' ? 'body' : 'query';
+      throw new ApiError('VALIDATION_ERROR', `The request ${where} must be a JSON object.`, {
+        details: [{ field: where, message: `${where} must be an object` }],
+      });
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+/**
+ * Query integers: converts a string of digits to a number and leaves anything else as it
+ * is, so @IsInt() refuses "1.5", "abc", "", "1e3" and repeated parameters.
+ */
+export function ToInt(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value,
+  );
+}
+
+/** Query strings: trims a single value; leaves repeated parameters (arrays) for @IsString() to refuse. */
+export function Trim(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+}
+
+const PG_INT_MAX = 2_147_483_647;
+
+/**
+ * Path ids: a positive integer that fits PostgreSQL's integer, else 404 NOT_FOUND (an id
+ * that cannot exist does not exist).
+ */
+@Injectable()
+export class ParseIdPipe {
+  transform(value: unknown): number {
+    if (typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= PG_INT_MAX) {
+      return Number(value);
+    }
+    throw new ApiError('NOT_FOUND', 'Not found.');
+  }
+}
+
+/** True when a number fits a PostgreSQL integer id. */
+export function isPgId(n: unknown): n is number {
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= PG_INT_MAX;
+}

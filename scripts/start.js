@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/* The quick start: build if needed, migrate, seed the demo, run API and worker together. */
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const dist = path.join(root, 'dist');
+const entries = {
+  api: path.join(dist, 'apps/api/src/main.js'),
+  worker: path.join(dist, 'apps/worker/src/main.js'),
+  migrate: path.join(dist, 'libs/database/src/cli/migrate.js'),
+  seed: path.join(dist, 'apps/api/src/cli/seed-demo.js'),
+};
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function needsBuild() {
+  if (!Object.values(entries).every((f) => fs.existsSync(f))) return true;
+  const built = fs.statSync(entries.api).mtimeMs;
+  return ['apps', 'libs'].some((d) => newestMtime(path.join(root, d)) > built);
+}
+
+function run(label, file, extraEnv = {}) {
+  const r = spawnSync(process.execPath, [file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...extraEnv } });
+  const out = r.stdout ? r.stdout.toString() : '';
+  if (r.status !== 0) {
+    process.stdout.write(out);
+    console.error(`${label} failed (exit ${r.status}).`);
+    process.exit(r.status || 1);
+  }
+  return out;
+}
+
+if (needsBuild()) {
+  console.log('Building...');
+  const b = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status || 1);
+}
+process.stdout.write(run('Migration', entries.migrate));
+const seedOut = run('Demo seed', entries.seed);
+const key = (/DEMO_API_KEY=(\S+)/.exec(seedOut) || [])[1];
+
+const port = process.env.PORT || '3000';
+const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+const children = ['api', 'worker'].map((name) => {
+  const child = spawn(process.execPath, [entries[name]], { cwd: root, stdio: 'inherit', env: process.env });
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} exited (${signal || code}); stopping.`);
+      stop(code || 1);
+    }
+  });
+  return child;
+});
+
+let stopping = false;
+function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  const timer = setTimeout(() => process.exit(code), 10000);
+  timer.unref();
+  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() =>
+    process.exit(code),
+  );
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+console.log('');
+console.log(`Search-marketing data API: ${base}/api/v1  (OpenAPI: ${base}/docs)`);
+if (key) {
+  console.log(`Demo Pro account key (shown once): ${key}`);
+  console.log(`Try: curl -H "Authorization: Bearer ${key}" ${base}/api/v1/usage`);
+}
+console.log('');
