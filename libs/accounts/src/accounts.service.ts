@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '@app/core';
-import { PlanName } from '@app/database';
+import { PlanName, queryRows } from '@app/database';
 import {
   CallMeterService,
   FeatureQuotaService,
@@ -90,7 +90,8 @@ export class AccountsService {
     const removed = Object.entries(patch.overrides ?? {})
       .filter(([, v]) => v === null)
       .map(([k]) => k);
-    const rows: AccountRow[] = await this.db.query(
+    const rows = await queryRows<AccountRow>(
+      this.db,
       `UPDATE accounts SET
          name = COALESCE($2, name),
          plan = COALESCE($3, plan),

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { PlanName } from '@app/database';
+import { PlanName, queryRows } from '@app/database';
 import { LimitOverrides, Limits, resolveLimits } from '@app/billing';
 import { generateSecret, hashSecret, looksLikeKey } from './api-key-secret';
 
@@ -67,7 +67,8 @@ export class ApiKeysService {
 
   /** Revokes a key (idempotent: the first revocation time is kept). Null when unknown. */
   async revoke(id: number): Promise<ApiKeyView | null> {
-    const rows: Array<ApiKeyView & { key_hash: string }> = await this.db.query(
+    const rows = await queryRows<ApiKeyView & { key_hash: string }>(
+      this.db,
       `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1
        RETURNING id, account_id, label, prefix, created_at, last_used_at, revoked_at, key_hash`,
       [id],

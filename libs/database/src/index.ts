@@ -4,3 +4,4 @@ export * from './data-source-options';
 export * from './database.module';
 export * from './redis.module';
 export { runMigrations, ensureDatabase } from './cli/migrate';
+export * from './query-rows';
