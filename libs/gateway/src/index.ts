@@ -10,4 +10,5 @@ export * from './envelope.interceptor';
 export * from './exception.filter';
 export * from './validation';
 export * from './logging';
+export * from './logging.module';
 export * from './gateway.module';
