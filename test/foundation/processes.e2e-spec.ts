@@ -54,8 +54,8 @@ describe('Operations: start-up configuration errors, structured logs, graceful s
       .map((l) => JSON.parse(l) as LogLine);
     const usage = lines.find((l) => l.req?.url?.startsWith('/api/v1/usage') && l.res?.status === 200);
     expect(usage).toBeDefined();
-    expect(usage!.req.url).toBe('/api/v1/usage?api_key=[REDACTED]');
-    expect(usage!.req.id).toBe(requestId);
+    expect(usage?.req?.url).toBe('/api/v1/usage?api_key=[REDACTED]');
+    expect(usage?.req?.id).toBe(requestId);
     expect(usage!.latency_ms).toEqual(expect.any(Number));
     expect(usage!.account_id).toEqual(expect.any(Number));
     expect(usage!.route).toBe('/api/v1/usage');

@@ -1,19 +1,27 @@
 import { Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
-import { APP_CONFIG, AppConfig, CoreModule } from '@app/core';
+import { CoreModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { BillingModule } from '@app/billing';
 import { AccountsModule } from '@app/accounts';
-import { GatewayModule, loggerParams } from '@app/gateway';
+import { GatewayModule, LoggingModule } from '@app/gateway';
 import { HealthModule } from './health/health.module';
 import { UsageModule } from './usage/usage.module';
 import { AdminModule } from './admin/admin.module';
+import { SiteAuditModule } from './site-audit/site-audit.module';
+import { JobsApiModule } from './jobs/jobs-api.module';
+import { ReportsModule } from './reports/reports.module';
+import { BacklinksModule } from './backlinks/backlinks.module';
+import { KeywordResearchModule } from './keyword-research/keyword-research.module';
+import { RankModule } from './rank/rank.module';
+import { GscModule } from './gsc/gsc.module';
+import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
+import { IngestionModule } from './ingestion/ingestion.module';
 
 /** Public and admin HTTP API. Resource modules are listed last. */
 @Module({
   imports: [
     CoreModule,
-    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (c: AppConfig) => loggerParams(c) }),
+    LoggingModule,
     DatabaseModule,
     BillingModule,
     AccountsModule,
@@ -21,6 +29,15 @@ import { AdminModule } from './admin/admin.module';
     HealthModule,
     AdminModule,
     UsageModule,
+    SiteAuditModule,
+    JobsApiModule,
+    ReportsModule,
+    BacklinksModule,
+    KeywordResearchModule,
+    RankModule,
+    GscModule,
+    AiVisibilityModule,
+    IngestionModule,
   ],
 })
 export class ApiModule {}

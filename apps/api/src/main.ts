@@ -12,12 +12,6 @@ async function bootstrap(): Promise<void> {
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.port);
   console.log(`API listening on http://localhost:${config.port} (docs: ${config.publicBaseUrl}/docs)`);
-  if (config.provider === 'sandbox') {
-    console.warn(
-      'SEO_DATA_PROVIDER=sandbox: research endpoints serve deterministic offline data (meta.provider "sandbox"). ' +
-        'Set DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD for live data.',
-    );
-  }
 }
 
 bootstrap().catch((err: unknown) => {

@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
-import { APP_CONFIG, AppConfig, CoreModule } from '@app/core';
+import { CoreModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
-import { loggerParams } from '@app/gateway';
+import { LoggingModule } from '@app/gateway';
+import { BillingModule } from '@app/billing';
+import { SiteAuditWorkerModule } from './site-audit-worker.module';
 
 /** The worker process: no public HTTP, queue processors only. */
 @Module({
   imports: [
     CoreModule,
-    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (c: AppConfig) => loggerParams(c) }),
+    LoggingModule,
     DatabaseModule,
+    BillingModule,
+    SiteAuditWorkerModule,
   ],
 })
 export class WorkerModule {}

@@ -36,6 +36,11 @@ export const LIMIT_NAMES: readonly LimitName[] = [
 export interface PlanDefinition {
   apiAccess: boolean;
   limits: Limits;
+  /**
+   * How long a GET /backlinks answer is served from the account's cache (seconds). A plan
+   * property, not a limit: it cannot be overridden per account.
+   */
+  backlinksCacheTtlSeconds: number;
 }
 
 /**
@@ -55,6 +60,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_pages_per_crawl: 25,
       site_audit_rolling_page_budget: 25,
     },
+    backlinksCacheTtlSeconds: 86_400,
   },
   starter: {
     apiAccess: false,
@@ -67,6 +73,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_pages_per_crawl: 100,
       site_audit_rolling_page_budget: 400,
     },
+    backlinksCacheTtlSeconds: 2 * 86_400,
   },
   pro: {
     apiAccess: true,
@@ -79,6 +86,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_pages_per_crawl: 500,
       site_audit_rolling_page_budget: 5000,
     },
+    backlinksCacheTtlSeconds: 2 * 86_400,
   },
   agency: {
     apiAccess: true,
@@ -91,6 +99,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_pages_per_crawl: 2000,
       site_audit_rolling_page_budget: 25000,
     },
+    backlinksCacheTtlSeconds: 7 * 86_400,
   },
 };
 

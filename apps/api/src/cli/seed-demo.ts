@@ -5,6 +5,7 @@ import { ConfigError } from '@app/core';
 import { AccountsService, ApiKeysService } from '@app/accounts';
 import { CreditsService } from '@app/billing';
 import { SeedModule } from './seed.module';
+import { seedDemoData } from './demo-data';
 
 export const DEMO_ACCOUNT_NAME = 'Demo (Pro)';
 
@@ -26,6 +27,7 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     await accounts.update(account.id, { overrides: { api_calls_per_month: 1000 } });
     await app.get(CreditsService).change(account.id, 25, 'demo seed', null);
   }
+  await seedDemoData(app, account.id);
   const key = await app.get(ApiKeysService).create(account.id, `demo ${new Date().toISOString().slice(0, 19)}`);
   return { accountId: account.id, key: key.key };
 }

@@ -94,8 +94,29 @@ const schema = z
     RATE_LIMIT_WINDOW_SECONDS: int(1, 3600, 60),
     KEY_CACHE_TTL_MS: int(0, 5000, 5000),
     DB_POOL_SIZE: int(1, 200, 10),
+    DATAFORSEO_BACKOFF_MS: int(0, 60_000, 500),
+    // ---- site-audit jobs (docs/site-audit-jobs.md) ----
+    AUDIT_USER_AGENT: z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined || v.trim() === '' ? 'SeoApiAuditBot/1.0' : v.trim()))
+      .pipe(z.string().regex(/^[\x20-\x7e]{1,200}$/, 'must be 1-200 printable ASCII characters')),
+    AUDIT_CRAWL_TIME_LIMIT_SECONDS: int(5, 3600, 240),
+    AUDIT_JOB_DEADLINE_SECONDS: int(60, 7 * 86_400, 1800),
+    WORKER_CONCURRENCY: int(1, 64, 2),
+    AUDIT_STALLED_INTERVAL_MS: int(500, 600_000, 30_000),
+    AUDIT_MAX_STALLED_COUNT: int(0, 10, 1),
+    AUDIT_POLITENESS_DELAY_MS: int(0, 60_000, 250),
+    AUDIT_SWEEP_INTERVAL_MS: int(1000, 3_600_000, 60_000),
   })
   .superRefine((env, ctx) => {
+    if (env.AUDIT_JOB_DEADLINE_SECONDS <= env.AUDIT_CRAWL_TIME_LIMIT_SECONDS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUDIT_JOB_DEADLINE_SECONDS'],
+        message: 'must be greater than AUDIT_CRAWL_TIME_LIMIT_SECONDS (a job needs time for its crawl and retries)',
+      });
+    }
     if (env.SEO_DATA_PROVIDER === 'dataforseo' && (!env.DATAFORSEO_LOGIN || !env.DATAFORSEO_PASSWORD)) {
       ctx.addIssue({
         code: 'custom',
@@ -119,6 +140,8 @@ export interface AppConfig {
     password: string | undefined;
     timeoutMs: number;
     maxRetries: number;
+    /** Base delay of the exponential retry backoff (plus up to the same again as jitter). */
+    backoffMs: number;
   };
   keywordCacheTtlSeconds: number;
   auditAllowPrivateNetworks: boolean;
@@ -126,6 +149,25 @@ export interface AppConfig {
   rateLimitWindowSeconds: number;
   keyCacheTtlMs: number;
   dbPoolSize: number;
+  /** Site-audit jobs: crawl settings and worker behaviour (docs/site-audit-jobs.md). */
+  audit: {
+    /** AUDIT_USER_AGENT: User-Agent of the crawler, also its robots.txt product token. */
+    userAgent: string;
+    /** AUDIT_CRAWL_TIME_LIMIT_SECONDS: one crawl attempt stops (and reports what it has) after this. */
+    crawlTimeLimitSeconds: number;
+    /** AUDIT_JOB_DEADLINE_SECONDS: a job still queued/running this long after creation is failed by the sweeper. */
+    jobDeadlineSeconds: number;
+    /** AUDIT_STALLED_INTERVAL_MS: stalled-job check interval, also the job lock duration. */
+    stalledIntervalMs: number;
+    /** AUDIT_MAX_STALLED_COUNT: how often a job may stall (worker died) before BullMQ fails it. */
+    maxStalledCount: number;
+    /** AUDIT_POLITENESS_DELAY_MS: per-host delay between request starts. */
+    politenessDelayMs: number;
+    /** AUDIT_SWEEP_INTERVAL_MS: how often the worker looks for jobs past their deadline. */
+    sweepIntervalMs: number;
+  };
+  /** WORKER_CONCURRENCY: crawls one worker process runs at the same time. */
+  workerConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       password: e.DATAFORSEO_PASSWORD || undefined,
       timeoutMs: e.DATAFORSEO_TIMEOUT_MS,
       maxRetries: e.DATAFORSEO_MAX_RETRIES,
+      backoffMs: e.DATAFORSEO_BACKOFF_MS,
     },
     keywordCacheTtlSeconds: e.KEYWORD_CACHE_TTL_SECONDS,
     auditAllowPrivateNetworks: e.AUDIT_ALLOW_PRIVATE_NETWORKS,
@@ -165,6 +208,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
+    audit: {
+      userAgent: e.AUDIT_USER_AGENT,
+      crawlTimeLimitSeconds: e.AUDIT_CRAWL_TIME_LIMIT_SECONDS,
+      jobDeadlineSeconds: e.AUDIT_JOB_DEADLINE_SECONDS,
+      stalledIntervalMs: e.AUDIT_STALLED_INTERVAL_MS,
+      maxStalledCount: e.AUDIT_MAX_STALLED_COUNT,
+      politenessDelayMs: e.AUDIT_POLITENESS_DELAY_MS,
+      sweepIntervalMs: e.AUDIT_SWEEP_INTERVAL_MS,
+    },
+    workerConcurrency: e.WORKER_CONCURRENCY,
   };
 }
 

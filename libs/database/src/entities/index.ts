@@ -1,10 +1,18 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { CreditLedgerEntity } from './credit-ledger.entity';
+import { JobEntity } from './job.entity';
+import { SiteAuditPageBudgetEntity } from './site-audit-page-budget.entity';
+import { AuditEntity } from './audit.entity';
+import { AuditPageEntity } from './audit-page.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
 export * from './credit-ledger.entity';
+export * from './job.entity';
+export * from './site-audit-page-budget.entity';
+export * from './audit.entity';
+export * from './audit-page.entity';
 
 /** Every entity the data source knows. Add new entities here. */
-export const ENTITIES = [AccountEntity, ApiKeyEntity, CreditLedgerEntity];
+export const ENTITIES = [AccountEntity, ApiKeyEntity, CreditLedgerEntity, JobEntity, SiteAuditPageBudgetEntity, AuditEntity, AuditPageEntity];

@@ -1,0 +1,203 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock, addDays, parsePlainDate, plainDate } from '@app/core';
+import { RankIngestionRepository } from '../ingestion/rank-ingestion.repository';
+import { GscIngestionRepository } from '../ingestion/gsc-ingestion.repository';
+import { AiVisibilityIngestionRepository } from '../ingestion/ai-visibility-ingestion.repository';
+import { RankCheckDto } from '../ingestion/dto/rank-ingestion.dto';
+import { GscRowDto } from '../ingestion/dto/gsc-ingestion.dto';
+import { CompetitorDto } from '../ingestion/dto/ai-visibility-ingestion.dto';
+
+/**
+ * Demo your-data for the demo account, written through the same repositories as the admin
+ * ingestion endpoints. Every write is an upsert on its natural key, so re-running the seed
+ * replaces rows instead of duplicating them. Values come from a seeded PRNG (deterministic);
+ * dates are relative to today.
+ *
+ * - 2 rank projects, 50 keywords, 120 days of checks (with unranked days), 1 keyword never checked
+ * - 1 GSC property, 90 days of query × page × country × device rows (a few hundred per day)
+ * - 2 AI-visibility projects: one with 8 weekly scans and 25 competitors, one never scanned
+ */
+export interface DemoDataSummary {
+  rankProjects: number;
+  keywords: number;
+  checks: number;
+  gscRows: number;
+  aiScans: number;
+}
+
+/** mulberry32: a small deterministic PRNG. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const OUTDOOR = ['hiking boots', 'trail running shoes', 'waterproof jacket', 'camping tent', 'sleeping bag', 'trekking poles',
+  'down jacket', 'hiking backpack', 'rain pants', 'merino socks', 'headlamp', 'water filter', 'camp stove', 'fleece jacket',
+  'gaiters', 'climbing harness', 'insulated bottle', 'ultralight tent', 'bivy sack', 'hiking sandals'];
+const MODIFIERS = ['best', 'cheap', 'women', 'men', 'review', 'sale'];
+const RECIPES = ['sourdough bread', 'banana bread', 'lasagna', 'chicken curry', 'pancakes', 'chocolate cake', 'tomato soup',
+  'pad thai', 'risotto', 'granola', 'lentil soup', 'apple pie', 'guacamole', 'focaccia', 'ramen', 'brownies', 'hummus',
+  'carbonara', 'shakshuka', 'paella'];
+const FEATURES = ['featured_snippet', 'ai_overview', 'people_also_ask', 'local_pack', 'images', 'videos', 'shopping',
+  'knowledge_graph', 'sitelinks'] as const;
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+export async function seedDemoData(app: INestApplicationContext, accountId: number): Promise<DemoDataSummary> {
+  const db = app.get(DataSource);
+  const now = app.get(Clock).now();
+  const today = parsePlainDate(plainDate(now))!;
+  const day = (back: number) => plainDate(addDays(today, -back));
+  const rank = new RankIngestionRepository(db);
+  const gsc = new GscIngestionRepository(db);
+  const ai = new AiVisibilityIngestionRepository(db);
+  const rnd = prng(20_261_121);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const summary: DemoDataSummary = { rankProjects: 0, keywords: 0, checks: 0, gscRows: 0, aiScans: 0 };
+
+  // ---- rank tracking: 30 + 20 keywords, 120 days -------------------------------------
+  const projects = [
+    { domain: 'demo-outdoor.com', name: 'Outdoor Store', words: OUTDOOR.flatMap((w, i) => (i < 15 ? [w, `${MODIFIERS[i % 6]} ${w}`] : [])) },
+    { domain: 'demo-recipes.com', name: 'Recipe Blog', words: RECIPES.map((w) => `${w} recipe`) },
+  ];
+  for (const [pi, p] of projects.entries()) {
+    const project = (await rank.upsertProject(accountId, { domain: p.domain, name: p.name }, now))!;
+    summary.rankProjects++;
+    for (const [ki, word] of p.words.entries()) {
+      const mobile = ki % 4 === 3;
+      const kw = (await rank.upsertKeyword(
+        project.id,
+        {
+          keyword: word,
+          country: ki % 7 === 6 ? 'GB' : 'US',
+          language: 'en',
+          device: mobile ? 'mobile' : 'desktop',
+          status: 'active',
+          difficulty: Math.floor(rnd() * 90) + 5,
+          search_volume: Math.round(rnd() * 40) * 250 + 50,
+          cpc: Math.round(rnd() * 400) / 100,
+        },
+        now,
+      ))!;
+      summary.keywords++;
+      // The last keyword of the second project was just added: never checked.
+      if (pi === 1 && ki === p.words.length - 1) continue;
+      const featureOdds = FEATURES.map(() => rnd() * 0.5);
+      let pos = 3 + rnd() * 60;
+      const drift = (rnd() - 0.6) * 0.25; // most keywords slowly improve
+      const checks: RankCheckDto[] = [];
+      for (let back = 119; back >= 0; back--) {
+        pos = Math.min(100, Math.max(1, pos + drift + (rnd() - 0.5) * 4));
+        const unranked = rnd() < 0.06 || (ki % 9 === 4 && back > 100); // some gaps, one late entrant
+        const position = unranked ? null : Math.round(pos);
+        const impressions = position === null ? 0 : Math.round(2000 / position + rnd() * 50);
+        const clicks = position === null ? 0 : Math.round(impressions * Math.min(0.35, 0.4 / position) * (0.5 + rnd()));
+        const check: RankCheckDto = {
+          check_date: day(back),
+          position,
+          landing_page: position === null ? null : `https://${p.domain}/${slug(word)}`,
+          gsc_clicks: clicks,
+          gsc_impressions: impressions,
+          gsc_ctr: impressions ? Math.round((clicks / impressions) * 10_000) / 100 : null,
+          gsc_average_position: position === null ? null : Math.round((position + rnd() * 2) * 10) / 10,
+        };
+        FEATURES.forEach((f, i) => (check[f] = rnd() < featureOdds[i]));
+        checks.push(check);
+      }
+      summary.checks += (await rank.storeChecks(kw.id as number, checks, now)) ?? 0;
+    }
+  }
+
+  // ---- Search Console: 90 days ------------------------------------------------------
+  const property = (await gsc.upsertProperty(
+    accountId,
+    {
+      property_uri: 'sc-domain:demo-outdoor.com',
+      display_name: 'Outdoor Store (domain)',
+      google_email: 'seo@demo-outdoor.com',
+      status: 'active',
+      is_sandbox: true,
+      last_synced_at: `${plainDate(now)} 05:00:00`,
+      last_sync_status: 'success',
+    },
+    now,
+  ))!;
+  const queries = OUTDOOR.flatMap((w) => [w, `best ${w}`, `${w} sale`, `${w} review`, `how to choose ${w}`, `${w} near me`]);
+  const combos = queries.map((q, i) => ({
+    query: q,
+    pages: [`https://demo-outdoor.com/${slug(OUTDOOR[i % OUTDOOR.length])}`].concat(i % 3 === 0 ? ['https://demo-outdoor.com/blog/guide'] : []),
+    base: 1 + rnd() * 30,
+    volume: 20 + rnd() * 400,
+  }));
+  let batch: GscRowDto[] = [];
+  const flush = async () => {
+    if (batch.length) summary.gscRows += (await gsc.storeRows(property.id as number, batch)) ?? 0;
+    batch = [];
+  };
+  for (let back = 89; back >= 0; back--) {
+    for (const c of combos) {
+      for (const page of c.pages) {
+        for (const device of ['desktop', 'mobile']) {
+          if (rnd() < 0.45) continue; // not every slice has impressions every day
+          const country = rnd() < 0.8 ? 'usa' : pick(['gbr', 'can', 'aus']);
+          const position = Math.round(Math.max(1, c.base + (rnd() - 0.5) * 6) * 10) / 10;
+          const impressions = Math.max(1, Math.round((c.volume * (device === 'mobile' ? 1.3 : 1)) / position));
+          const clicks = Math.round(impressions * Math.min(0.3, 0.3 / position) * rnd() * 2);
+          const appearance = page.includes('/blog/') && rnd() < 0.5 ? 'FAQ_RICH_RESULT' : '';
+          batch.push({ date: day(back), query: c.query, page, country, device, search_appearance: appearance, clicks: Math.min(clicks, impressions), impressions, position });
+        }
+      }
+    }
+    if (batch.length >= 8_000) await flush();
+  }
+  await flush();
+
+  // ---- AI visibility: one scanned weekly (25 competitors), one never scanned --------------
+  const scanned = (await ai.upsertProject(accountId, {
+    domain: 'demo-outdoor.com', brand_name: 'Outdoor Store', target_country: 'US', target_language: 'en',
+    ai_engine: 'chatgpt', tracking_frequency: 'weekly', status: 'active',
+  }, now))!;
+  await ai.upsertProject(accountId, {
+    domain: 'demo-recipes.com', brand_name: 'Recipe Blog', target_country: 'US', target_language: 'en',
+    ai_engine: 'perplexity', tracking_frequency: 'weekly', status: 'active',
+  }, now);
+  const rivals = Array.from({ length: 25 }, (_, i) => ({
+    name: `${pick(['Summit', 'Trail', 'Peak', 'Ridge', 'Alpine', 'Canyon'])} ${pick(['Gear', 'Outfitters', 'Supply', 'Co', 'Sports'])} ${i + 1}`,
+    domain: `rival-${i + 1}.example`,
+    strength: 5 + rnd() * 60,
+  }));
+  let score = 42 + rnd() * 5;
+  for (let week = 7; week >= 0; week--) {
+    score = Math.min(95, Math.max(5, score + (rnd() - 0.35) * 6));
+    const prompts = 120;
+    const brandMentions = Math.round(prompts * (score / 100) * 0.8);
+    const competitors: CompetitorDto[] = rivals.map((r) => ({
+      competitor_name: r.name,
+      competitor_domain: r.domain,
+      mention_count: Math.max(0, Math.round(r.strength * (0.8 + rnd() * 0.4))),
+      visibility_score: Math.round(Math.min(100, r.strength * 1.2) * 10) / 10,
+      avg_position: Math.round((1 + rnd() * 6) * 10) / 10,
+    }));
+    await ai.storeScan(scanned.id as number, {
+      snapshot_date: day(week * 7),
+      visibility_score: Math.round(score * 10) / 10,
+      geo_score: Math.round((score * 0.9 + rnd() * 8) * 10) / 10,
+      mention_rate: Math.round((brandMentions / prompts) * 1000) / 10,
+      avg_position: Math.round((2 + rnd() * 3) * 10) / 10,
+      sentiment_avg: Math.round((0.2 + rnd() * 0.6) * 100) / 100,
+      citation_rate: Math.round(rnd() * 300) / 10,
+      competition_score: Math.round((50 + rnd() * 30) * 10) / 10,
+      prompts_evaluated: prompts,
+      brand_mentions: brandMentions,
+      competitors,
+    }, now);
+    summary.aiScans++;
+  }
+  return summary;
+}

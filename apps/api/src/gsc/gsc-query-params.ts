@@ -1,0 +1,83 @@
+import { ApiError, addDays, parsePlainDate, plainDate } from '@app/core';
+
+export const GSC_DIMENSIONS = ['query', 'page', 'country', 'device', 'date', 'searchAppearance'] as const;
+export type GscDimension = (typeof GSC_DIMENSIONS)[number];
+
+export const GSC_SORTS = ['clicks', 'impressions', 'ctr', 'position', 'key'] as const;
+export type GscSort = (typeof GSC_SORTS)[number];
+
+/** Days before today that the period starts by default. */
+export const DEFAULT_PERIOD_DAYS = 28;
+
+export interface GscQueryPlan {
+  dim: GscDimension;
+  sort: GscSort;
+  dir: 'asc' | 'desc';
+  from: string;
+  to: string;
+  limit: number;
+}
+
+function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  if (typeof value !== 'string') return fallback;
+  const wanted = value.trim().toLowerCase();
+  return allowed.find((a) => a.toLowerCase() === wanted) ?? fallback;
+}
+
+/**
+ * Resolves the parameters of GET /gsc/queries (after DTO validation): unrecognized dim and
+ * sort fall back silently (query / clicks); the period defaults to [today − 28 days, today]
+ * by the injected clock; a reversed period is a validation error.
+ */
+export function resolveGscQuery(
+  q: { dim?: unknown; sort?: unknown; dir?: 'asc' | 'desc'; from?: string; to?: string; limit?: number },
+  now: Date,
+): GscQueryPlan {
+  const today = parsePlainDate(plainDate(now))!;
+  const to = q.to ?? plainDate(today);
+  // Default start: 28 days before today; when an explicit `to` lies before that, 28 days before `to`.
+  const defaultFrom = plainDate(addDays(today, -DEFAULT_PERIOD_DAYS));
+  const from = q.from ?? (defaultFrom <= to ? defaultFrom : plainDate(addDays(parsePlainDate(to)!, -DEFAULT_PERIOD_DAYS)));
+  if (from > to) {
+    throw new ApiError('VALIDATION_ERROR', 'from must not be after to.', {
+      details: [{ field: 'from', message: 'from must be on or before to' }],
+    });
+  }
+  return {
+    dim: pick(q.dim, GSC_DIMENSIONS, 'query'),
+    sort: pick(q.sort, GSC_SORTS, 'clicks'),
+    dir: q.dir ?? 'desc',
+    from,
+    to,
+    limit: q.limit ?? 100,
+  };
+}
+
+/** How a period is read from the rollups: whole calendar months plus up to two partial edges. */
+export interface PeriodSplit {
+  /** First and last month start (YYYY-MM-01) read from the monthly rollups, or null. */
+  months: [string, string] | null;
+  /** Day ranges read from the daily rollups (0-2 ranges, inclusive). */
+  days: Array<[string, string]>;
+}
+
+const monthStartOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+const nextMonthOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+
+/**
+ * Splits [from, to] (inclusive YYYY-MM-DD) into the calendar months it covers completely and
+ * the days before / after them. Without a complete month, the whole period is days.
+ */
+export function splitPeriod(from: string, to: string): PeriodSplit {
+  const f = parsePlainDate(from)!;
+  const t = parsePlainDate(to)!;
+  const firstFull = f.getUTCDate() === 1 ? f : nextMonthOf(f);
+  const afterTo = addDays(t, 1);
+  const lastFullEnd = afterTo.getUTCDate() === 1 ? afterTo : monthStartOf(afterTo); // exclusive
+  if (firstFull >= lastFullEnd) return { months: null, days: [[from, to]] };
+  const days: Array<[string, string]> = [];
+  if (f < firstFull) days.push([from, plainDate(addDays(firstFull, -1))]);
+  if (lastFullEnd <= t) days.push([plainDate(lastFullEnd), to]);
+  const lastMonth = monthStartOf(addDays(lastFullEnd, -1));
+  return { months: [plainDate(firstFull), plainDate(lastMonth)], days };
+}

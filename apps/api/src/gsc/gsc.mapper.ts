@@ -1,0 +1,44 @@
+import { recordTimestamp } from '@app/core';
+import { GscGroupRow, GscPropertyRow } from './gsc.repository';
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+/** The spec shape of a Search-console property. */
+export function propertyView(p: GscPropertyRow) {
+  return {
+    property_id: p.id,
+    property_uri: p.property_uri,
+    display_name: p.display_name,
+    status: p.status,
+    last_synced_at: recordTimestamp(p.last_synced_at),
+    last_sync_status: p.last_sync_status,
+    google_email: p.google_email,
+    is_sandbox: p.is_sandbox,
+  };
+}
+
+export interface GscMetrics {
+  clicks: number;
+  impressions: number;
+  /** clicks / impressions in percent (2 decimals); null without impressions. */
+  ctr: number | null;
+  /** impression-weighted mean position (2 decimals); null without impressions. */
+  position: number | null;
+}
+
+/** Sums → the public metrics: ctr = clicks / impressions × 100, position = Σ(position × impressions) / Σ impressions. */
+export function metricsView(sums: { clicks: string | number; impressions: string | number; position_weighted: number }): GscMetrics {
+  const clicks = Number(sums.clicks);
+  const impressions = Number(sums.impressions);
+  return {
+    clicks,
+    impressions,
+    ctr: impressions > 0 ? round2((clicks / impressions) * 100) : null,
+    position: impressions > 0 ? round2(Number(sums.position_weighted) / impressions) : null,
+  };
+}
+
+/** One row of GET /gsc/queries. */
+export function groupView(g: GscGroupRow) {
+  return { key: g.key, ...metricsView(g) };
+}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { queryRows } from '@app/database';
+import { CreateAiProjectDto, ScanDto } from './dto/ai-visibility-ingestion.dto';
+
+/** Writes of AI-visibility projects and scans (admin ingestion). */
+@Injectable()
+export class AiVisibilityIngestionRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Creates the project, or updates the account's project of the same domain and engine. null: no such account. */
+  async upsertProject(accountId: number, p: CreateAiProjectDto, now: Date) {
+    const rows: Array<Record<string, unknown> & { created: boolean }> = await this.db.query(
+      `INSERT INTO ai_visibility_projects (account_id, domain, brand_name, target_country, target_language,
+         ai_engine, tracking_frequency, status, created_at, updated_at)
+       SELECT a.id, $2, $3, $4, $5, $6, $7, $8, $9, $9 FROM accounts a WHERE a.id = $1
+       ON CONFLICT ON CONSTRAINT ai_visibility_projects_natural_key DO UPDATE SET
+         brand_name = EXCLUDED.brand_name, target_country = EXCLUDED.target_country,
+         target_language = EXCLUDED.target_language, tracking_frequency = EXCLUDED.tracking_frequency,
+         status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
+       RETURNING id, domain, brand_name, target_country, target_language, ai_engine, tracking_frequency, status,
+                 visibility_score, previous_visibility_score, (xmax = 0) AS created`,
+      [
+        accountId,
+        p.domain,
+        p.brand_name,
+        p.target_country.toUpperCase(),
+        p.target_language,
+        p.ai_engine,
+        p.tracking_frequency,
+        p.status ?? 'active',
+        now,
+      ],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Stores one scan in one transaction: the snapshot of that date (re-posting the date
+   * replaces it and its competitor list), then the project's visibility_score = the newest
+   * snapshot's score and previous_visibility_score = the one before, recomputed from the
+   * snapshots (so scans may arrive in any date order). The project row is locked first, so
+   * concurrent scans of one project are serialized. null: no such project.
+   */
+  async storeScan(projectId: number, s: ScanDto, now: Date) {
+    return this.db.transaction(async (m) => {
+      const proj: Array<{ account_id: number }> = await m.query(
+        `SELECT account_id FROM ai_visibility_projects WHERE id = $1 FOR NO KEY UPDATE`,
+        [projectId],
+      );
+      if (!proj.length) return null;
+      const accountId = proj[0].account_id;
+      const [snap]: Array<{ id: number }> = await m.query(
+        `INSERT INTO ai_visibility_snapshots (account_id, project_id, snapshot_date, visibility_score, geo_score,
+           mention_rate, avg_position, sentiment_avg, citation_rate, competition_score, prompts_evaluated,
+           brand_mentions, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
+         ON CONFLICT ON CONSTRAINT ai_visibility_snapshots_natural_key DO UPDATE SET
+           visibility_score = EXCLUDED.visibility_score, geo_score = EXCLUDED.geo_score,
+           mention_rate = EXCLUDED.mention_rate, avg_position = EXCLUDED.avg_position,
+           sentiment_avg = EXCLUDED.sentiment_avg, citation_rate = EXCLUDED.citation_rate,
+           competition_score = EXCLUDED.competition_score, prompts_evaluated = EXCLUDED.prompts_evaluated,
+           brand_mentions = EXCLUDED.brand_mentions, updated_at = EXCLUDED.updated_at
+         RETURNING id`,
+        [
+          accountId,
+          projectId,
+          s.snapshot_date,
+          s.visibility_score,
+          s.geo_score,
+          s.mention_rate,
+          s.avg_position,
+          s.sentiment_avg,
+          s.citation_rate,
+          s.competition_score,
+          s.prompts_evaluated,
+          s.brand_mentions,
+          now,
+        ],
+      );
+      await m.query(`DELETE FROM ai_visibility_competitors WHERE snapshot_id = $1`, [snap.id]);
+      if (s.competitors.length) {
+        await m.query(
+          `INSERT INTO ai_visibility_competitors (snapshot_id, account_id, competitor_name, competitor_domain,
+             mention_count, visibility_score, avg_position, updated_at)
+           SELECT $1, $2, u.*, $3::timestamptz
+           FROM unnest($4::text[], $5::text[], $6::int[], $7::float8[], $8::float8[]) AS u`,
+          [
+            snap.id,
+            accountId,
+            now,
+            s.competitors.map((c) => c.competitor_name),
+            s.competitors.map((c) => c.competitor_domain),
+            s.competitors.map((c) => c.mention_count),
+            s.competitors.map((c) => c.visibility_score),
+            s.competitors.map((c) => c.avg_position),
+          ],
+        );
+      }
+      const [scores] = await queryRows<{ visibility_score: number | null; previous_visibility_score: number | null }>(
+          m,
+          `UPDATE ai_visibility_projects p SET
+             visibility_score = (SELECT s.visibility_score FROM ai_visibility_snapshots s
+                                 WHERE s.project_id = p.id ORDER BY s.snapshot_date DESC LIMIT 1),
+             previous_visibility_score = (SELECT s.visibility_score FROM ai_visibility_snapshots s
+                                          WHERE s.project_id = p.id ORDER BY s.snapshot_date DESC OFFSET 1 LIMIT 1),
+             updated_at = $2
+           WHERE p.id = $1
+           RETURNING visibility_score, previous_visibility_score`,
+          [projectId, now],
+        );
+      return { competitors: s.competitors.length, ...scores };
+    });
+  }
+}

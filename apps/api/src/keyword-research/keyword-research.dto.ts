@@ -1,0 +1,62 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { Trim } from '@app/gateway';
+import { DEFAULT_LOCATION_CODE, SUPPORTED_LANGUAGES } from '@app/providers';
+
+export class KeywordResearchDto {
+  @ApiProperty({ maxLength: 200, example: 'running shoes' })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  // Control characters (other than whitespace, which is collapsed) are never a keyword.
+  // eslint-disable-next-line no-control-regex
+  @Matches(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {
+    message: 'keyword must not contain control characters',
+  })
+  keyword: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    default: DEFAULT_LOCATION_CODE,
+    description:
+      'One of GET /keyword-research/locations; anything else is 422 UNSUPPORTED_LOCATION',
+  })
+  @IsOptional()
+  @IsInt()
+  location_code?: number;
+
+  @ApiPropertyOptional({
+    default: 'en',
+    example: 'en',
+    description:
+      `One of ${SUPPORTED_LANGUAGES.join(', ')}. Unknown codes silently fall back to en; a language ` +
+      'the market does not offer uses the market language (echoed as data.language_code)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  language_code?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'Most related keywords',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}

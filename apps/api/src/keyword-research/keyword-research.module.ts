@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ResearchModule } from '../research/research.module';
+import { KeywordResearchController } from './keyword-research.controller';
+import { KeywordResearchService } from './keyword-research.service';
+import { LocationsController } from './locations.controller';
+
+@Module({
+  imports: [ResearchModule],
+  controllers: [LocationsController, KeywordResearchController],
+  providers: [KeywordResearchService],
+})
+export class KeywordResearchModule {}

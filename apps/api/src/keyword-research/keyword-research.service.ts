@@ -1,0 +1,110 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  APP_CONFIG,
+  ApiError,
+  AppConfig,
+  Clock,
+  WithMeta,
+  nextMonthStart,
+  plainDate,
+  withMeta,
+} from '@app/core';
+import type { AuthContext } from '@app/accounts';
+import {
+  DEFAULT_LOCATION_CODE,
+  KeywordMetricSet,
+  RelatedKeywordRow,
+  applyLanguage,
+  findMarket,
+  normalizeKeyword,
+  requestLanguage,
+} from '@app/providers';
+import { ResearchRunner } from '../research/research-runner.service';
+import { Reservation, ReservationsRepository } from '../research/reservations.repository';
+import { KeywordResearchDto } from './keyword-research.dto';
+
+export interface KeywordResearchData {
+  keyword: string;
+  location_code: number;
+  language_code: string;
+  total_count: number;
+  overview: KeywordMetricSet;
+  related_keywords: RelatedKeywordRow[];
+}
+
+export const DEFAULT_RELATED_LIMIT = 10;
+
+@Injectable()
+export class KeywordResearchService {
+  constructor(
+    private readonly runner: ResearchRunner,
+    private readonly reservations: ReservationsRepository,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async research(
+    auth: AuthContext,
+    requestId: string,
+    body: KeywordResearchDto,
+  ): Promise<WithMeta<KeywordResearchData>> {
+    const locationCode = body.location_code ?? DEFAULT_LOCATION_CODE;
+    const market = findMarket(locationCode);
+    if (!market) {
+      const message = `location_code ${locationCode} is not a supported market. See GET /api/v1/keyword-research/locations.`;
+      throw new ApiError('UNSUPPORTED_LOCATION', message, {
+        details: [{ field: 'location_code', message }],
+      });
+    }
+    const language = applyLanguage(market, requestLanguage(body.language_code));
+    const keyword = normalizeKeyword(body.keyword);
+    const limit = body.limit ?? DEFAULT_RELATED_LIMIT;
+
+    const out = await this.runner.run<KeywordResearchData>({
+      accountId: auth.accountId,
+      kind: 'keyword_research',
+      // Per account (see docs/research.md): location, applied language, limit, keyword.
+      requestKey: `${locationCode}|${language.code}|${limit}|${keyword}`,
+      ttlSeconds: this.config.keywordCacheTtlSeconds,
+      reserve: () => this.reserve(auth, requestId),
+      fetch: async (provider) => {
+        const r = await provider.keywordResearch({
+          keyword,
+          locationCode,
+          upstreamLanguage: language.upstream,
+          limit,
+        });
+        return {
+          keyword: r.keyword,
+          location_code: locationCode,
+          language_code: language.code,
+          total_count: r.total_count,
+          overview: r.overview,
+          related_keywords: r.related_keywords,
+        };
+      },
+    });
+    return withMeta(out.data, { cached: out.cached, provider: out.provider, charged: out.charged });
+  }
+
+  /** One unit of the monthly keyword-research quota; used up → 429 QUOTA_EXCEEDED, never credits. */
+  private async reserve(auth: AuthContext, requestId: string): Promise<Reservation> {
+    const now = this.clock.now();
+    const limit = auth.limits.keyword_research_per_month;
+    const r = await this.reservations.reserveQuota(
+      auth.accountId,
+      'keyword_research',
+      'keyword_research',
+      limit,
+      requestId,
+      now,
+    );
+    if (r) return r;
+    const resetsAt = plainDate(nextMonthStart(now));
+    throw new ApiError(
+      'QUOTA_EXCEEDED',
+      `The monthly keyword-research quota of ${limit} lookups is used up. It resets on ${resetsAt}. Cached lookups stay free.`,
+      { meta: { resets_at: resetsAt, limit } },
+    );
+  }
+}

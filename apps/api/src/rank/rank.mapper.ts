@@ -1,0 +1,80 @@
+import { CheckRow, KeywordHeadRow, KeywordRow, SERP_FEATURES } from './rank.repository';
+
+/** previous − current: positive when the keyword moved up; null when either is unknown/unranked. */
+export function positionChange(previous: number | null, current: number | null): number | null {
+  return previous == null || current == null ? null : previous - current;
+}
+
+const num = (v: string | number | null): number | null => (v == null ? null : Number(v));
+
+/** The spec shape of a tracked keyword (GET /rank/keywords). Never-checked → null latest fields. */
+export function keywordView(k: KeywordRow) {
+  return {
+    keyword_id: k.id,
+    keyword: k.keyword,
+    difficulty: k.difficulty,
+    search_volume: k.search_volume,
+    cpc: num(k.cpc),
+    country: k.country,
+    language: k.language,
+    device: k.device,
+    status: k.status,
+    project_id: k.project_id,
+    project_domain: k.project_domain,
+    project_name: k.project_name,
+    last_checked: k.last_checked,
+    current_position: k.current_position,
+    previous_position: k.previous_position,
+    position_change: positionChange(k.previous_position, k.current_position),
+    landing_page: k.landing_page,
+    gsc_clicks: k.gsc_clicks,
+    gsc_impressions: k.gsc_impressions,
+    gsc_ctr: k.gsc_ctr,
+    local_pack: k.local_pack,
+    featured_snippet: k.featured_snippet,
+    ai_overview: k.ai_overview,
+  };
+}
+
+/** One data.history[] entry of GET /rank/history. */
+export function historyEntryView(c: CheckRow) {
+  return {
+    check_date: c.check_date,
+    position: c.position,
+    previous_position: c.previous_position,
+    change: positionChange(c.previous_position, c.position),
+    landing_page: c.landing_page,
+    gsc_clicks: c.gsc_clicks,
+    gsc_impressions: c.gsc_impressions,
+    gsc_ctr: c.gsc_ctr,
+    gsc_average_position: c.gsc_average_position,
+    ...Object.fromEntries(SERP_FEATURES.map((f) => [f, c[f]])),
+  };
+}
+
+export interface Trend {
+  first: number | null;
+  latest: number | null;
+  best: number | null;
+  worst: number | null;
+}
+
+/**
+ * Trend of a window given newest-first checks: first = position at the oldest check,
+ * latest = position at the newest check (either may be null = not ranked), best = lowest
+ * and worst = highest ranked position; unranked checks are ignored by best/worst, which
+ * are null when the keyword never ranked in the window.
+ */
+export function trendOf(newestFirst: Array<{ position: number | null }>): Trend {
+  const ranked = newestFirst.map((c) => c.position).filter((p): p is number => p != null);
+  return {
+    first: newestFirst.length ? newestFirst[newestFirst.length - 1].position : null,
+    latest: newestFirst.length ? newestFirst[0].position : null,
+    best: ranked.length ? Math.min(...ranked) : null,
+    worst: ranked.length ? Math.max(...ranked) : null,
+  };
+}
+
+export function keywordHeadView(k: KeywordHeadRow) {
+  return { id: k.id, keyword: k.keyword, project_id: k.project_id, domain: k.domain, project: k.project };
+}

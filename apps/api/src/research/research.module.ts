@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { ProvidersModule } from '@app/providers';
+import { ResearchCacheRepository } from './research-cache.repository';
+import { ReservationsRepository } from './reservations.repository';
+import { InFlightLockService } from './in-flight-lock.service';
+import { ResearchRunner } from './research-runner.service';
+import { ReservationSweeper } from './reservation-sweeper.service';
+
+/** What every research endpoint shares: provider, cache, reservations journal, in-flight lock, sweeper. */
+@Module({
+  imports: [ProvidersModule],
+  providers: [
+    ResearchCacheRepository,
+    ReservationsRepository,
+    InFlightLockService,
+    ResearchRunner,
+    ReservationSweeper,
+  ],
+  exports: [ResearchRunner, ReservationsRepository, ReservationSweeper, ProvidersModule],
+})
+export class ResearchModule {}

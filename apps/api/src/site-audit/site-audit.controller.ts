@@ -1,0 +1,40 @@
+import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { APP_CONFIG, AppConfig, TopLevelBody } from '@app/core';
+import { AuthContext } from '@app/accounts';
+import { CostGroup, CurrentAuth, RequestId } from '@app/gateway';
+import { SiteAuditRequestDto } from './site-audit.dto';
+import { SiteAuditService } from './site-audit.service';
+
+@ApiTags('site-audit')
+@CostGroup('research')
+@Controller('api/v1/site-audit')
+export class SiteAuditController {
+  constructor(
+    private readonly audits: SiteAuditService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Start an asynchronous site audit',
+    description:
+      'Responds 202 with job_id, status "queued" and poll (the job URL). meta.max_pages is the page limit ' +
+      'applied after plan and rolling-budget caps. 429 QUOTA_EXCEEDED when the monthly crawl count or the ' +
+      'rolling page budget is used up (meta.quota says which).',
+  })
+  @ApiAcceptedResponse({ description: 'Accepted: {success, job_id, status, poll, meta}' })
+  async start(
+    @CurrentAuth() auth: AuthContext,
+    @Body() body: SiteAuditRequestDto,
+    @RequestId() requestId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TopLevelBody> {
+    const accepted = await this.audits.start(auth, body, requestId);
+    const poll = `${this.config.publicBaseUrl}/api/v1/jobs/${accepted.jobId}`;
+    res.setHeader('Location', poll);
+    return new TopLevelBody({ job_id: accepted.jobId, status: 'queued', poll }, { max_pages: accepted.maxPages });
+  }
+}

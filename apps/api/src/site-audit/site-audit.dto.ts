@@ -1,0 +1,75 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidationArguments,
+  registerDecorator,
+} from 'class-validator';
+import { Trim } from '@app/gateway';
+
+export const MAX_URL_LENGTH = 2048;
+
+/** Why a URL cannot be crawled, or null when it is an absolute http(s) URL without credentials. */
+export function crawlableUrlProblem(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length === 0) return 'url must be a non-empty string';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'url must be an absolute URL, e.g. https://example.com/';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'url must start with http:// or https://';
+  if (!/^https?:\/\//i.test(value)) return 'url must start with http:// or https://';
+  if (url.username || url.password) return 'url must not contain a user name or password';
+  if (!url.hostname) return 'url must have a host name';
+  return null;
+}
+
+function IsCrawlableUrl(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isCrawlableUrl',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown) => crawlableUrlProblem(value) === null,
+        defaultMessage: (args?: ValidationArguments) => crawlableUrlProblem(args?.value) ?? 'url is invalid',
+      },
+    });
+}
+
+export class SiteAuditRequestDto {
+  @ApiProperty({
+    description: 'Absolute http(s) URL to start crawling from (no credentials; must resolve to public addresses)',
+    maxLength: MAX_URL_LENGTH,
+    example: 'https://example.com/',
+  })
+  @Trim()
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  @IsCrawlableUrl()
+  url!: string;
+
+  @ApiPropertyOptional({ description: 'Link depth to follow from the start page', minimum: 1, maximum: 5, default: 3 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  depth?: number;
+
+  @ApiPropertyOptional({
+    description:
+      "Most pages to crawl; capped by the plan's per-crawl limit and the remaining rolling 30-day page budget " +
+      '(the applied value is in meta.max_pages)',
+    minimum: 1,
+    default: 100,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  max_pages?: number;
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { toToolResult } from '../tool-result';
+import { COST, LANGUAGES, READ_ONLY_EXTERNAL, withFallback } from './schemas';
+import { READ_ONLY, ToolContext } from './tool-context';
+
+/** Research tools: fresh data from the outside provider (GET /backlinks, POST /keyword-research, locations). */
+export function registerResearchTools({ server, api }: ToolContext): void {
+  server.registerTool(
+    'get_backlinks',
+    {
+      title: 'Backlink profile of a domain',
+      description:
+        'Backlink profile of a domain (GET /api/v1/backlinks): totals, overview (domain rank, referring domains, spam score...), ' +
+        'insights by link type/country/TLD and a page of individual backlinks. Use it to audit or compare link profiles. ' +
+        `${COST.research} Backlinks draw the monthly backlinks quota; when it is used up each call costs 1 credit, and ` +
+        'page > 1 or limit > 100 always costs 1 credit. Answers are cached (Pro 2 days, Agency 7 days): meta.cached=true means no quota or credit was used.',
+      inputSchema: {
+        domain: z
+          .string()
+          .trim()
+          .min(1)
+          .max(2048)
+          .describe('Root domain, e.g. example.com; a full URL is accepted and normalized'),
+        page: z.number().int().min(1).max(1000).optional().describe('Page of backlinks, default 1 (> 1 always costs a credit)'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('Backlinks per page, 1-200, default 100 (> 100 always costs a credit)'),
+      },
+      annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },
+    },
+    async (args, extra) => toToolResult(await api.get('/backlinks', args, extra.signal)),
+  );
+
+  server.registerTool(
+    'keyword_research',
+    {
+      title: 'Keyword research',
+      description:
+        'Search volume, CPC, competition, difficulty, intent, 12-month trend and SERP features of a keyword, plus related ' +
+        'keywords with the same metrics (POST /api/v1/keyword-research). Use it to size demand or find keyword ideas in a market. ' +
+        `${COST.research} Draws the monthly keyword-research quota; when it is used up the call is refused with ` +
+        'QUOTA_EXCEEDED (never spends credits). Recent lookups come from cache (meta.cached=true) at no quota cost.',
+      inputSchema: {
+        keyword: z.string().trim().min(1).max(200).describe('The seed keyword, at most 200 characters'),
+        location_code: z
+          .number()
+          .int()
+          .optional()
+          .describe(
+            'Market, default 2840 (United States). Others: 2826 UK, 2124 Canada, 2036 Australia, 2356 India, 2392 Japan, ' +
+              '2276 Germany, 2250 France, 2724 Spain, 2380 Italy, 2528 Netherlands, 2076 Brazil; full list from list_locations. ' +
+              'An unknown code is refused with UNSUPPORTED_LOCATION.',
+          ),
+        language_code: withFallback(
+          LANGUAGES,
+          'Language, default en; an unknown code silently falls back to English',
+        ).optional(),
+        limit: z.number().int().min(1).max(100).optional().describe('Most related keywords returned, 1-100, default 10'),
+      },
+      annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },
+    },
+    async (args, extra) => toToolResult(await api.post('/keyword-research', args, extra.signal)),
+  );
+
+  server.registerTool(
+    'list_locations',
+    {
+      title: 'Keyword-research markets',
+      description:
+        'The markets accepted by keyword_research: location_code, location_name, country_iso and language_code ' +
+        '(GET /api/v1/keyword-research/locations). Use it when a market other than the common ones is needed. ' +
+        COST.other,
+      annotations: READ_ONLY,
+    },
+    async (extra) => toToolResult(await api.get('/keyword-research/locations', undefined, extra.signal)),
+  );
+}

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ApiClient } from '../api-client';
+import { PollOutcome, pollJob } from '../job-poller';
+import { errorResult, successResult, toToolResult } from '../tool-result';
+import { COST, jobId, siteAuditArgs } from './schemas';
+import { READ_ONLY, ToolContext } from './tool-context';
+
+const AUDIT_COST =
+  'Cost: research call. Uses one site-audit crawl of the monthly crawl count and pages of the rolling page budget ' +
+  '(QUOTA_EXCEEDED when either is used up; never spends credits) and counts as one API call.';
+const POLL_COST = 'Every job poll is one API call against the monthly allowance.';
+
+type Args = { url: string; max_pages?: number; depth?: number };
+
+function start(api: ApiClient, args: Args, signal: AbortSignal) {
+  const body: Args = { url: args.url };
+  if (args.max_pages !== undefined) body.max_pages = args.max_pages;
+  if (args.depth !== undefined) body.depth = args.depth;
+  return api.post('/site-audit', body, signal);
+}
+
+/** Site audits: start (202 + job), read the job, or start and wait with bounded polling. */
+export function registerSiteAuditTools(context: ToolContext): void {
+  const { server, api } = context;
+
+  server.registerTool(
+    'start_site_audit',
+    {
+      title: 'Start a site audit',
+      description:
+        'Starts an asynchronous technical SEO crawl of a website (POST /api/v1/site-audit) and returns at once with a ' +
+        'job_id (status queued). Crawls typically take 1-5 minutes: poll get_job every 10-15 seconds, or use ' +
+        `run_site_audit to start and wait in one call. ${AUDIT_COST}`,
+      inputSchema: siteAuditArgs,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (args, extra) => toToolResult(await start(api, args, extra.signal)),
+  );
+
+  server.registerTool(
+    'get_job',
+    {
+      title: 'Job status and result',
+      description:
+        'The record of an asynchronous job such as a site audit (GET /api/v1/jobs/{job_id}): status queued, running ' +
+        '(progress 0-100), complete (data holds audit_id, pages_crawled, total_score, geo_score, issue counts and ' +
+        'report_url) or failed (error holds the reason). Poll every 10-15 seconds at most. ' +
+        `${COST.other}`,
+      inputSchema: { job_id: jobId },
+      annotations: READ_ONLY,
+    },
+    async (args, extra) =>
+      toToolResult(await api.get(`/jobs/${encodeURIComponent(args.job_id)}`, undefined, extra.signal)),
+  );
+
+  server.registerTool(
+    'run_site_audit',
+    {
+      title: 'Run a site audit and wait',
+      description:
+        'Starts a site audit like start_site_audit, then polls its job until it is complete or failed or the wait ' +
+        'budget is used up. Returns the job record; when the wait ends first, it returns the latest record with ' +
+        'finished=false and a "still running" note: call get_job later with the job_id. ' +
+        `${AUDIT_COST} ${POLL_COST}`,
+      inputSchema: {
+        ...siteAuditArgs,
+        poll_interval_seconds: z
+          .number()
+          .int()
+          .min(5)
+          .max(60)
+          .optional()
+          .describe(`Seconds between job polls (default ${context.pollIntervalMs / 1000})`),
+        max_wait_seconds: z
+          .number()
+          .int()
+          .min(0)
+          .max(600)
+          .optional()
+          .describe(
+            `Longest wait for completion in seconds (default ${context.maxWaitMs / 1000}); MCP clients often time out ` +
+              'calls after about 60 seconds',
+          ),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (args, extra): Promise<CallToolResult> => {
+      const started = await start(api, args, extra.signal);
+      if (!started.ok) return errorResult(started);
+      const accepted = (started.data ?? {}) as Record<string, unknown>;
+      const id = String(accepted.job_id ?? '');
+      const progressToken = extra._meta?.progressToken;
+      const outcome = await pollJob(api, id, {
+        intervalMs: args.poll_interval_seconds !== undefined ? args.poll_interval_seconds * 1000 : context.pollIntervalMs,
+        maxWaitMs: args.max_wait_seconds !== undefined ? args.max_wait_seconds * 1000 : context.maxWaitMs,
+        signal: extra.signal,
+        sleep: context.sleep,
+        onRecord: (record) => {
+          if (progressToken === undefined) return;
+          const progress = Number(record.progress);
+          extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: {
+                progressToken,
+                progress: Number.isFinite(progress) ? progress : 0,
+                total: 100,
+                message: `Site audit ${id}: ${String(record.status)}`,
+              },
+            })
+            .catch(() => undefined);
+        },
+      });
+      return auditResult(id, accepted, started.meta, outcome);
+    },
+  );
+}
+
+function auditResult(
+  id: string,
+  accepted: Record<string, unknown>,
+  startMeta: Record<string, unknown>,
+  outcome: PollOutcome,
+): CallToolResult {
+  const record = outcome.record ?? accepted;
+  const facts = { job_id: id, finished: outcome.finished, polls: outcome.polls, waited_seconds: Math.round(outcome.waitedMs / 1000) };
+  if (outcome.failure) {
+    return errorResult(outcome.failure, {
+      ...facts,
+      last_record: record,
+      note: `The audit was started (job ${id}) but polling stopped on an error; call get_job with this job_id later.`,
+    });
+  }
+  const status = String(record.status);
+  let note: string;
+  if (outcome.finished && status === 'complete') note = `Site audit ${id} is complete.`;
+  else if (outcome.finished) note = `Site audit ${id} failed: see data.error.`;
+  else {
+    const progress = record.progress !== undefined ? `, progress ${String(record.progress)}%` : '';
+    note =
+      `Site audit ${id} is still running (status ${status}${progress}) after waiting ${facts.waited_seconds} s. ` +
+      'Call get_job with this job_id in a minute or two; each call counts as one API call.';
+  }
+  return successResult({ ok: true, status: 200, data: record, meta: startMeta }, note, facts);
+}

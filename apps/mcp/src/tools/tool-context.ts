@@ -1,0 +1,13 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ApiClient } from '../api-client';
+
+/** What every tool module gets: the server to register on, the API client and the run-time defaults. */
+export interface ToolContext {
+  server: McpServer;
+  api: ApiClient;
+  pollIntervalMs: number;
+  maxWaitMs: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { toToolResult } from '../tool-result';
+import { COST, GSC_DIMENSIONS, GSC_SORTS, id, plainDate, withFallback } from './schemas';
+import { READ_ONLY, ToolContext } from './tool-context';
+
+/** Your-data tools: what the account already collected (rank tracking, Search Console, AI visibility). */
+export function registerYourDataTools({ server, api }: ToolContext): void {
+  server.registerTool(
+    'list_rank_keywords',
+    {
+      title: 'Tracked keywords',
+      description:
+        "The account's rank-tracked keywords with latest position, change (positive = moved up), landing page, " +
+        'GSC clicks/impressions/CTR and SERP features (GET /api/v1/rank/keywords). Use it to see current rankings and to ' +
+        'find a keyword_id for get_rank_history. A keyword never checked has null positions. ' +
+        COST.yourData,
+      inputSchema: {
+        project_id: id('Restrict to one rank-tracking project; omit for all projects').optional(),
+        limit: z.number().int().min(1).max(500).optional().describe('Most keywords returned, 1-500, default 100'),
+      },
+      annotations: READ_ONLY,
+    },
+    async (args, extra) => toToolResult(await api.get('/rank/keywords', args, extra.signal)),
+  );
+
+  server.registerTool(
+    'get_rank_history',
+    {
+      title: 'Position history of a tracked keyword',
+      description:
+        'Daily position history of one tracked keyword, newest first, with SERP features and a trend summary ' +
+        '(first, latest, best, worst) (GET /api/v1/rank/history). Use it to explain ranking movements over time. ' +
+        COST.yourData,
+      inputSchema: {
+        keyword_id: id('keyword_id from list_rank_keywords; a keyword of another account gives NOT_FOUND'),
+        days: z.number().int().min(1).max(365).optional().describe('Window in days, 1-365, default 90'),
+      },
+      annotations: READ_ONLY,
+    },
+    async (args, extra) => toToolResult(await api.get('/rank/history', args, extra.signal)),
+  );
+
+  server.registerTool(
+    'list_gsc_properties',
+    {
+      title: 'Search Console properties',
+      description:
+        "The account's connected Google Search Console properties with their last sync (GET /api/v1/gsc/properties). " +
+        'Use it to find a property_id for query_gsc. This is the synced copy; nothing is fetched from Google. ' +
+        COST.yourData,
+      annotations: READ_ONLY,
+    },
+    async (extra) => toToolResult(await api.get('/gsc/properties', undefined, extra.signal)),
+  );
+
+  server.registerTool(
+    'query_gsc',
+    {
+      title: 'Search Console performance',
+      description:
+        'Search Console clicks, impressions, CTR and average position of a property grouped by one dimension, with ' +
+        'totals for the whole period (GET /api/v1/gsc/queries). Use it for top queries/pages/countries/devices or a daily ' +
+        'series (dim=date). total_rows counts distinct keys in the period, not rows returned. ' +
+        COST.yourData,
+      inputSchema: {
+        property_id: id('property_id from list_gsc_properties; a property of another account gives NOT_FOUND'),
+        dim: withFallback(
+          GSC_DIMENSIONS,
+          'Grouping dimension: query (default), page, country, device, date or searchAppearance. An unrecognized value ' +
+            'silently falls back to query; data.dim shows what was applied.',
+        ).optional(),
+        from: plainDate('First day, YYYY-MM-DD; default 28 days before today').optional(),
+        to: plainDate('Last day, YYYY-MM-DD; default today').optional(),
+        sort: withFallback(
+          GSC_SORTS,
+          'Sort by clicks (default), impressions, ctr, position or key; an unrecognized value silently falls back to clicks',
+        ).optional(),
+        dir: z.enum(['desc', 'asc']).optional().describe('Sort direction, desc (default) or asc'),
+        limit: z.number().int().min(1).max(500).optional().describe('Most rows returned, 1-500, default 100'),
+      },
+      annotations: READ_ONLY,
+    },
+    async (args, extra) => toToolResult(await api.get('/gsc/queries', args, extra.signal)),
+  );
+
+  server.registerTool(
+    'list_ai_visibility_projects',
+    {
+      title: 'AI-visibility projects',
+      description:
+        "The account's AI-visibility projects (brand tracked in AI assistants' answers) with visibility score and its " +
+        'change since the previous scan (GET /api/v1/ai-visibility/projects). Use it to find a project_id for ' +
+        'get_share_of_voice. Data is from the last scheduled scan; no AI provider is called. ' +
+        COST.yourData,
+      annotations: READ_ONLY,
+    },
+    async (extra) => toToolResult(await api.get('/ai-visibility/projects', undefined, extra.signal)),
+  );
+
+  server.registerTool(
+    'get_share_of_voice',
+    {
+      title: 'AI share of voice',
+      description:
+        "A project's latest AI-visibility snapshot (geo score, mention rate = share of prompts mentioning the brand, " +
+        'average position, sentiment, citations), its share of voice against tracked competitors (brand_share_pct = ' +
+        "brand's share of all mentions) and up to 20 competitors (GET /api/v1/ai-visibility/share-of-voice). " +
+        COST.yourData,
+      inputSchema: {
+        project_id: id('project id from list_ai_visibility_projects; a project of another account gives NOT_FOUND'),
+      },
+      annotations: READ_ONLY,
+    },
+    async (args, extra) => toToolResult(await api.get('/ai-visibility/share-of-voice', args, extra.signal)),
+  );
+}

@@ -1,0 +1,91 @@
+import { Client } from 'pg';
+import { rebuildRollups } from '../apps/api/src/ingestion/gsc-ingestion.repository';
+
+/** The benchmark account and property (found by name / URI, so re-seeding replaces them). */
+export const BENCH_ACCOUNT_NAME = 'GSC benchmark (Agency)';
+export const BENCH_PROPERTY_URI = 'sc-domain:bench-large.example';
+export const BENCH_DAYS = 90;
+export const BENCH_ROWS = 1_000_000;
+
+export interface LargeDataSet {
+  accountId: number;
+  propertyId: number;
+  rows: number;
+  seconds: number;
+}
+
+/** Finds the benchmark property, or null when it has not been seeded. */
+export async function findLargeDataSet(db: Client): Promise<{ accountId: number; propertyId: number; rows: number } | null> {
+  const r = await db.query(
+    `SELECT a.id AS account_id, p.id AS property_id,
+            (SELECT count(*)::int FROM gsc_rows g WHERE g.property_id = p.id) AS rows
+     FROM accounts a JOIN gsc_properties p ON p.account_id = a.id AND p.property_uri = $2
+     WHERE a.name = $1 ORDER BY a.id LIMIT 1`,
+    [BENCH_ACCOUNT_NAME, BENCH_PROPERTY_URI],
+  );
+  return r.rows[0] ? { accountId: r.rows[0].account_id, propertyId: r.rows[0].property_id, rows: r.rows[0].rows } : null;
+}
+
+/**
+ * Seeds 1,000,000 daily facts (90 days ending today, ~11,100 per day) in SQL with
+ * generate_series — no HTTP — then rebuilds the daily rollups exactly as ingestion does,
+ * and VACUUM ANALYZEs. Shape per day: ~3,700 distinct queries (rotating through 8,000 over
+ * the period), each on up to 4 country × device × page slices, 600 pages, 4 countries,
+ * 3 devices, 1 row in 20 with a search appearance.
+ */
+export async function seedLargeDataSet(db: Client, today: string): Promise<LargeDataSet> {
+  const started = Date.now();
+  const acc = await db.query(
+    `WITH found AS (SELECT id FROM accounts WHERE name = $1 ORDER BY id LIMIT 1),
+          made AS (INSERT INTO accounts (name, plan, overrides)
+                   SELECT $1, 'agency', '{"api_calls_per_month":"unlimited","requests_per_minute":1000000000}'::jsonb
+                   WHERE NOT EXISTS (SELECT 1 FROM found) RETURNING id)
+     SELECT id FROM found UNION ALL SELECT id FROM made`,
+    [BENCH_ACCOUNT_NAME],
+  );
+  const accountId: number = acc.rows[0].id;
+  const prop = await db.query(
+    `INSERT INTO gsc_properties (account_id, property_uri, display_name, google_email, is_sandbox, last_synced_at, last_sync_status)
+     VALUES ($1, $2, 'Benchmark (1M rows)', 'bench@bench-large.example', true, now(), 'success')
+     ON CONFLICT ON CONSTRAINT gsc_properties_natural_key DO UPDATE SET updated_at = now()
+     RETURNING id`,
+    [accountId, BENCH_PROPERTY_URI],
+  );
+  const propertyId: number = prop.rows[0].id;
+  await db.query('BEGIN');
+  try {
+    await db.query(`DELETE FROM gsc_monthly_rollups WHERE property_id = $1`, [propertyId]);
+    await db.query(`DELETE FROM gsc_daily_rollups WHERE property_id = $1`, [propertyId]);
+    await db.query(`DELETE FROM gsc_rows WHERE property_id = $1`, [propertyId]);
+    await db.query(
+      `INSERT INTO gsc_rows (property_id, account_id, date, query, page, country, device, search_appearance,
+                             clicks, impressions, position)
+       SELECT $1, $2, $3::date - d,
+              'keyword phrase ' || ((i % 3700) + d * 53) % 8000,
+              'https://www.bench-large.example/page-' || (((i % 3700) + d * 53) % 8000) % 600 || '/',
+              (ARRAY['usa', 'gbr', 'can', 'aus'])[(i / 3700) % 4 + 1],
+              (ARRAY['desktop', 'mobile', 'tablet'])[(i / 3700) % 3 + 1],
+              CASE WHEN i % 20 = 0 THEN 'VIDEO' ELSE '' END,
+              (i * 7 + d) % 20,
+              20 + (i * 13 + d * 7) % 500,
+              1 + ((i * 17 + d * 3) % 600) / 10.0
+       FROM generate_series(0, $4::int - 1) AS n,
+            LATERAL (SELECT n % $5 AS d, n / $5 AS i) AS x`,
+      [propertyId, accountId, today, BENCH_ROWS, BENCH_DAYS],
+    );
+    const dates = await db.query(
+      `SELECT array_agg(DISTINCT to_char(date, 'YYYY-MM-DD')) AS dates FROM gsc_rows WHERE property_id = $1`,
+      [propertyId],
+    );
+    await rebuildRollups({ query: (sql: string, params?: unknown[]) => db.query(sql, params).then((r) => r.rows) }, propertyId, dates.rows[0].dates);
+    await db.query('COMMIT');
+  } catch (err) {
+    await db.query('ROLLBACK');
+    throw err;
+  }
+  await db.query('VACUUM ANALYZE gsc_rows');
+  await db.query('VACUUM ANALYZE gsc_daily_rollups');
+  await db.query('VACUUM ANALYZE gsc_monthly_rollups');
+  const count = await db.query(`SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`, [propertyId]);
+  return { accountId, propertyId, rows: count.rows[0].n, seconds: (Date.now() - started) / 1000 };
+}

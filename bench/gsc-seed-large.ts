@@ -1,0 +1,27 @@
+import { Client } from 'pg';
+import { loadConfig, plainDate } from '@app/core';
+import { ensureDatabase, runMigrations } from '@app/database';
+import { seedLargeDataSet } from './gsc-large-data';
+
+/**
+ * `npm run seed:gsc-large`: 1,000,000 Search Console facts over 90 days for one property of
+ * the "GSC benchmark (Agency)" account in DATABASE_URL (re-running replaces them).
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  await ensureDatabase(config.databaseUrl);
+  await runMigrations(config.databaseUrl);
+  const db = new Client({ connectionString: config.databaseUrl });
+  await db.connect();
+  try {
+    const r = await seedLargeDataSet(db, plainDate(new Date()));
+    console.log(`Seeded ${r.rows} GSC rows (90 days) for property ${r.propertyId} of account ${r.accountId} in ${r.seconds.toFixed(1)} s.`);
+  } finally {
+    await db.end();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,94 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+const ROOT = resolve(__dirname, '../..');
+const SRC = join(ROOT, 'apps/mcp/src');
+/**
+ * The connector imports nothing from libs/, so it compiles alone (apps/mcp/tsconfig.json) in a
+ * few seconds. The output sits under node_modules/.cache so Node resolves the SDK from the
+ * repository's node_modules, exactly as dist/apps/mcp/src/main.js does; one directory per jest
+ * worker, rebuilt only when a source file is newer than the build.
+ */
+const OUT = join(ROOT, 'node_modules/.cache/seo-api-mcp-e2e', String(process.pid));
+export const MAIN = join(OUT, 'main.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export function buildConnector(): string {
+  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource(SRC)) return MAIN;
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'apps/mcp/tsconfig.json'), '--outDir', OUT], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return MAIN;
+}
+
+export interface Connector {
+  client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr: () => string;
+  call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult>;
+  close: () => Promise<void>;
+}
+
+export type ToolResult = CallToolResult & {
+  structuredContent?: Record<string, unknown> & {
+    data?: Record<string, unknown> & { [k: string]: unknown };
+    meta?: Record<string, unknown>;
+    error?: { code: string; message: string; http_status: number | null; details?: unknown; meta: Record<string, unknown> };
+  };
+};
+
+/** Spawns `node <built main.js>` with only the given environment (plus PATH) and connects an MCP client over stdio. */
+export async function connect(env: Record<string, string>): Promise<Connector> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [buildConnector()],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'seo-api-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    close: () => client.close(),
+  };
+}
+
+/** The JSON text block of a result (the last text content) parsed. */
+export function jsonText(result: ToolResult): unknown {
+  const texts = (result.content ?? []).filter((c): c is { type: 'text'; text: string } => c.type === 'text');
+  return JSON.parse(texts[texts.length - 1].text);
+}
+
+/** All text content joined. */
+export function allText(result: ToolResult): string {
+  return (result.content ?? [])
+    .map((c) => (c.type === 'text' ? c.text : ''))
+    .join('\n');
+}
+
+/** Runs the built connector with the given environment and an empty stdin: exit code, stdout, stderr. */
+export function runBare(env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const res = spawnSync(process.execPath, [buildConnector()], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    input: '',
+    timeout: 10_000,
+  });
+  return { status: res.status, stdout: res.stdout.toString(), stderr: res.stderr.toString() };
+}
