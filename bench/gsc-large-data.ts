@@ -77,7 +77,7 @@ export async function seedLargeDataSet(db: Client, today: string): Promise<Large
       `SELECT array_agg(DISTINCT to_char(date, 'YYYY-MM-DD')) AS dates FROM gsc_rows WHERE property_id = $1`,
       [propertyId],
     );
-    await rebuildRollups({ query: (sql: string, params?: unknown[]) => db.query(sql, params).then((r) => r.rows) }, propertyId, dates.rows[0].dates);
+    await rebuildRollups({ query: (sql, params) => db.query(sql, params) }, propertyId, dates.rows[0].dates);
     await db.query('COMMIT');
   } catch (err) {
     await db.query('ROLLBACK');

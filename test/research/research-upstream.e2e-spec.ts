@@ -1,7 +1,7 @@
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { AdminClient, bearer } from '../helpers/fixtures';
 import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
-import { ReservationsRepository } from '../../apps/api/src/research/reservations.repository';
+import { ReservationsRepository } from '@app/billing';
 import { ReservationSweeper } from '../../apps/api/src/research/reservation-sweeper.service';
 import { ROOMY, researchLedger, reservationsOf, usageOf } from './research-helpers';
 

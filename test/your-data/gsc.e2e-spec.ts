@@ -211,4 +211,41 @@ describe('Search Console: GET /gsc/properties and /gsc/queries (spec: Search-con
     const n = await t.db.query(`SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`, [p]);
     expect(n[0].n).toBe(1);
   });
+
+  describe('periods spanning whole months (monthly rollups + daily edges)', () => {
+    let mp: number;
+    const q = (from: string, to: string, extra = '') =>
+      get(t, acc, `/api/v1/gsc/queries?property_id=${mp}&from=${from}&to=${to}&sort=key&dir=asc${extra}`);
+    const keys = (res: { body: { data: { rows: Array<{ key: string; clicks: number }> } } }) =>
+      res.body.data.rows.map((r) => `${r.key}:${r.clicks}`);
+
+    beforeAll(async () => {
+      mp = await yd.gscProperty(acc.id, 'sc-domain:months.com');
+      await yd.gscRows(mp, [
+        row({ date: '2026-03-20', query: 'a', clicks: 1 }),
+        row({ date: '2026-04-01', query: 'a', clicks: 2 }),
+        row({ date: '2026-04-15', query: 'b', clicks: 4 }),
+        row({ date: '2026-04-30', query: 'a', clicks: 8, page: 'https://ex.com/z' }),
+        row({ date: '2026-05-10', query: 'b', clicks: 16 }),
+        row({ date: '2026-06-02', query: 'c', clicks: 32 }),
+      ]);
+    });
+
+    it('every day of the period is counted exactly once, whether it falls in a whole month or an edge', async () => {
+      expect(keys(await q('2026-03-18', '2026-06-15'))).toEqual(['a:11', 'b:20', 'c:32']);
+      expect(keys(await q('2026-04-01', '2026-04-30'))).toEqual(['a:10', 'b:4']);
+      expect(keys(await q('2026-04-02', '2026-05-31'))).toEqual(['a:8', 'b:20']);
+      expect(keys(await q('2026-03-21', '2026-04-30'))).toEqual(['a:10', 'b:4']);
+      expect(keys(await q('2026-04-01', '2026-06-01'))).toEqual(['a:10', 'b:20']);
+      const page = await q('2026-03-01', '2026-06-30', '&dim=page');
+      expect(keys(page)).toEqual(['https://ex.com/a:55', 'https://ex.com/z:8']);
+      expect(page.body.data.totals.clicks).toBe(63);
+    });
+
+    it('re-posting a day inside a whole month updates the monthly figures', async () => {
+      await yd.gscRows(mp, [row({ date: '2026-04-15', query: 'b', clicks: 100 })]);
+      expect(keys(await q('2026-04-01', '2026-05-31'))).toEqual(['a:10', 'b:116']);
+      expect((await q('2026-04-01', '2026-05-31')).body.data.totals.clicks).toBe(126);
+    });
+  });
 });

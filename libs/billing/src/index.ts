@@ -3,3 +3,4 @@ export * from './call-meter.service';
 export * from './credits.service';
 export * from './feature-quota.service';
 export * from './billing.module';
+export * from './reservations.repository';

@@ -31,6 +31,8 @@ interface Entry {
   url: string;
   depth: number;
   outcome: Outcome | null;
+  /** Turned into a record (or dropped) already. */
+  recorded?: boolean;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -277,16 +279,26 @@ export class CrawlSession {
         this.notify();
       }
     } catch (err) {
-      this.fatal = err;
+      // After a stop (time limit, cancel) in-flight robots.txt fetches fail with CANCELLED: not fatal.
+      if (!(this.ctl.signal.aborted && isCrawlError(err) && err.code === 'CANCELLED')) this.fatal = err;
       this.stop();
     }
+  }
+
+  /** Resolves once no commit is running any more. */
+  async drained(): Promise<void> {
+    let chain: Promise<void>;
+    do {
+      chain = this.pumpChain;
+      await chain;
+    } while (chain !== this.pumpChain);
   }
 
   /** After a stop: report the finished, uninterrupted entries that were not committed yet. */
   commitLeftovers(): void {
     for (let i = this.committed; i < this.queue.length; i++) {
       const e = this.queue[i];
-      if (e.outcome && !e.outcome.aborted) this.record(e);
+      if (e.outcome && !e.outcome.aborted && !e.recorded) this.record(e);
     }
     this.committed = this.queue.length;
   }
@@ -313,6 +325,7 @@ export class CrawlSession {
   /** Turns a finished entry into a PageRecord (or drops it when its URL was already analysed). */
   private record(entry: Entry) {
     const o = entry.outcome as Outcome;
+    entry.recorded = true;
     if (o.skipped || o.aborted || this.claimed.has(entry.url)) {
       this.dropped++;
       return null;

@@ -50,6 +50,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
       await s.commitStart(entry);
       await Promise.all(Array.from({ length: cfg.concurrency }, () => s.worker()));
     }
+    await s.drained();
     if (s.fatal) throw s.fatal;
     if (cancelled) throw new CrawlError('CANCELLED', 'crawl cancelled');
     s.commitLeftovers();

@@ -4,7 +4,7 @@ import { PLANS } from '@app/billing';
 import type { AuthContext } from '@app/accounts';
 import { BacklinkProfile } from '@app/providers';
 import { ResearchRunner } from '../research/research-runner.service';
-import { Reservation, ReservationsRepository } from '../research/reservations.repository';
+import { Reservation, ReservationsRepository } from '@app/billing';
 import { normalizeDomain } from './normalize-domain';
 import { BacklinksQueryDto, MAX_OFFSET } from './backlinks.dto';
 

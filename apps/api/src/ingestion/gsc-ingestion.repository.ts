@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CreateGscPropertyDto, GscRowDto } from './dto/gsc-ingestion.dto';
 import { parseRecordTimestamp } from './ingestion-time';
 
@@ -128,11 +128,16 @@ export function monthsOf(dates: string[]): string[] {
   return [...new Set(dates.map((d) => `${d.slice(0, 7)}-01`))];
 }
 
+/** Anything that runs SQL: an EntityManager, a DataSource, a pg Client wrapper. */
+export interface SqlRunner {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
 /**
  * Replaces the daily rollups of `dates` and the monthly rollups of their months for one
  * property (inside the caller's transaction).
  */
-export async function rebuildRollups(m: EntityManager | DataSource, propertyId: number, dates: string[]): Promise<void> {
+export async function rebuildRollups(m: SqlRunner, propertyId: number, dates: string[]): Promise<void> {
   const months = monthsOf(dates);
   await m.query(`DELETE FROM gsc_daily_rollups WHERE property_id = $1 AND date = ANY($2::date[])`, [propertyId, dates]);
   await m.query(REBUILD_ROLLUPS_SQL, [propertyId, dates]);

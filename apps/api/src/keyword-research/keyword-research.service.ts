@@ -20,7 +20,7 @@ import {
   requestLanguage,
 } from '@app/providers';
 import { ResearchRunner } from '../research/research-runner.service';
-import { Reservation, ReservationsRepository } from '../research/reservations.repository';
+import { Reservation, ReservationsRepository } from '@app/billing';
 import { KeywordResearchDto } from './keyword-research.dto';
 
 export interface KeywordResearchData {

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
-export type ResearchKind = 'backlinks' | 'keyword_research';
+import type { ResearchKind } from '@app/billing';
+export type { ResearchKind };
 
 export interface CachedAnswer<T> {
   payload: T;

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, ApiError, AppConfig, Clock } from '@app/core';
 import { SeoDataProvider } from '@app/providers';
 import { ResearchCacheRepository, ResearchKind } from './research-cache.repository';
-import { Reservation, ReservationsRepository } from './reservations.repository';
+import { Reservation, ReservationsRepository } from '@app/billing';
 import { InFlightLockService } from './in-flight-lock.service';
 import { lockTtlMs } from './research-timing';
 

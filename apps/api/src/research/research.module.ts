@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProvidersModule } from '@app/providers';
 import { ResearchCacheRepository } from './research-cache.repository';
-import { ReservationsRepository } from './reservations.repository';
 import { InFlightLockService } from './in-flight-lock.service';
 import { ResearchRunner } from './research-runner.service';
 import { ReservationSweeper } from './reservation-sweeper.service';
@@ -11,11 +10,10 @@ import { ReservationSweeper } from './reservation-sweeper.service';
   imports: [ProvidersModule],
   providers: [
     ResearchCacheRepository,
-    ReservationsRepository,
     InFlightLockService,
     ResearchRunner,
     ReservationSweeper,
   ],
-  exports: [ResearchRunner, ReservationsRepository, ReservationSweeper, ProvidersModule],
+  exports: [ResearchRunner, ReservationSweeper, ProvidersModule],
 })
 export class ResearchModule {}

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import { PLANS } from '@app/billing';
-import { ReservationsRepository } from './reservations.repository';
+import { ReservationsRepository } from '@app/billing';
 import { ResearchCacheRepository } from './research-cache.repository';
 import { staleReservationMs } from './research-timing';
 

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { monthStart, plainDate } from '@app/core';
-import type { Feature } from '@app/billing';
-import { ResearchKind } from './research-cache.repository';
+import { queryRows } from '@app/database';
+import type { Feature } from './feature-quota.service';
+
+/** The research endpoint a reservation pays for (also the cache kind). */
+export type ResearchKind = 'backlinks' | 'keyword_research';
 
 export interface Reservation {
   id: string;
@@ -81,7 +84,8 @@ export class ReservationsRepository {
 
   /** reserved → committed; false when it was no longer reserved (e.g. swept). */
   async commit(id: string, now: Date): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+    const rows = await queryRows<{ id: string }>(
+      this.db,
       `UPDATE research_reservations SET state = 'committed', updated_at = $2
        WHERE id = $1 AND state = 'reserved' RETURNING id`,
       [id, now],
