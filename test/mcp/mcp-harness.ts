@@ -1,9 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AdminClient, TestAccount } from '../helpers/fixtures';
 
 const ROOT = resolve(__dirname, '../..');
 const SRC = join(ROOT, 'apps/mcp/src');
@@ -16,6 +17,23 @@ const SRC = join(ROOT, 'apps/mcp/src');
 const OUT = join(ROOT, 'node_modules/.cache/seo-api-mcp-e2e', String(process.pid));
 export const MAIN = join(OUT, 'main.js');
 
+/** One tool per REST endpoint plus run_site_audit, sorted. */
+export const TOOL_NAMES = [
+  'get_backlinks',
+  'get_job',
+  'get_rank_history',
+  'get_share_of_voice',
+  'get_usage',
+  'keyword_research',
+  'list_ai_visibility_projects',
+  'list_gsc_properties',
+  'list_locations',
+  'list_rank_keywords',
+  'query_gsc',
+  'run_site_audit',
+  'start_site_audit',
+];
+
 function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -25,12 +43,38 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** Removes the builds of jest workers that have exited. */
+function pruneStaleBuilds(): void {
+  const base = dirname(OUT);
+  if (!existsSync(base)) return;
+  for (const name of readdirSync(base)) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      rmSync(join(base, name), { recursive: true, force: true });
+    }
+  }
+}
+
 export function buildConnector(): string {
+  pruneStaleBuilds();
   if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource(SRC)) return MAIN;
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'apps/mcp/tsconfig.json'), '--outDir', OUT], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      require.resolve('typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'apps/mcp/tsconfig.json'),
+      '--outDir',
+      OUT,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return MAIN;
 }
 
@@ -46,7 +90,13 @@ export type ToolResult = CallToolResult & {
   structuredContent?: Record<string, unknown> & {
     data?: Record<string, unknown> & { [k: string]: unknown };
     meta?: Record<string, unknown>;
-    error?: { code: string; message: string; http_status: number | null; details?: unknown; meta: Record<string, unknown> };
+    error?: {
+      code: string;
+      message: string;
+      http_status: number | null;
+      details?: unknown;
+      meta: Record<string, unknown>;
+    };
   };
 };
 
@@ -65,30 +115,65 @@ export async function connect(env: Record<string, string>): Promise<Connector> {
   return {
     client,
     stderr: () => stderr,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args })) as ToolResult,
     close: () => client.close(),
   };
 }
 
 /** The JSON text block of a result (the last text content) parsed. */
 export function jsonText(result: ToolResult): unknown {
-  const texts = (result.content ?? []).filter((c): c is { type: 'text'; text: string } => c.type === 'text');
+  const texts = (result.content ?? []).filter(
+    (c): c is { type: 'text'; text: string } => c.type === 'text',
+  );
   return JSON.parse(texts[texts.length - 1].text);
 }
 
 /** All text content joined. */
 export function allText(result: ToolResult): string {
-  return (result.content ?? [])
-    .map((c) => (c.type === 'text' ? c.text : ''))
-    .join('\n');
+  return (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
 /** Runs the built connector with the given environment and an empty stdin: exit code, stdout, stderr. */
-export function runBare(env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+export function runBare(env: Record<string, string>): {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+} {
   const res = spawnSync(process.execPath, [buildConnector()], {
     env: { PATH: process.env.PATH ?? '', ...env },
     input: '',
     timeout: 10_000,
   });
   return { status: res.status, stdout: res.stdout.toString(), stderr: res.stderr.toString() };
+}
+
+/** Admin view of the account's monthly call meter (what REST /usage counts). */
+export async function usedCalls(admin: AdminClient, acc: TestAccount): Promise<number> {
+  return (await admin.get(`/accounts/${acc.id}`)).body.data.usage.api_calls_per_month as number;
+}
+
+/** structuredContent of a successful tool result (fails with the tool's text otherwise). */
+export function toolOk(res: ToolResult): Record<string, unknown> & {
+  data: Record<string, unknown>;
+  meta: Record<string, unknown>;
+} {
+  if (res.isError) throw new Error(`tool error: ${allText(res)}`);
+  return res.structuredContent as ReturnType<typeof toolOk>;
+}
+
+/**
+ * The structured error of a failed tool result, after checking that the text carries the same
+ * code and message and that the JSON text block equals structuredContent.
+ */
+export function toolError(
+  res: ToolResult,
+): NonNullable<NonNullable<ToolResult['structuredContent']>['error']> {
+  expect(res.isError).toBe(true);
+  const e = res.structuredContent?.error;
+  if (!e) throw new Error(`no structured error: ${allText(res)}`);
+  expect(allText(res)).toContain(e.code);
+  expect(allText(res)).toContain(e.message);
+  expect(jsonText(res)).toEqual(res.structuredContent);
+  return e;
 }

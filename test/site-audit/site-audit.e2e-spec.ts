@@ -1,6 +1,9 @@
+import { getQueueToken } from '@nestjs/bullmq';
 import type { TestingModule } from '@nestjs/testing';
+import type { Queue } from 'bullmq';
 import request from 'supertest';
 import { addDays } from '@app/core';
+import { SITE_AUDIT_QUEUE } from '@app/jobs';
 import { AuditSweeperService } from '../../apps/worker/src/audit-sweeper.service';
 import { SiteAuditProcessor } from '../../apps/worker/src/site-audit.processor';
 import { AdminClient, bearer } from '../helpers/fixtures';
@@ -197,7 +200,34 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
         await worker.get(AuditSweeperService).sweepOnce();
         expect((await usage(acc.id)).site_audit_crawls_per_month).toBe(0);
       } finally {
-        processor.worker.resume();
+        await processor.worker.resume();
+      }
+    });
+
+    it('the sweeper fails an open job whose queue entry is gone (LOST) once it is past the grace time, with a refund', async () => {
+      const acc = await admin.account('pro', POLLING_OVERRIDES);
+      const processor = worker.get(SiteAuditProcessor);
+      await processor.worker.pause();
+      try {
+        const res = await post(acc.key, { url: `${site.origin}/`, max_pages: 4 });
+        expect(res.status).toBe(202);
+        const queue = t.app.get<Queue>(getQueueToken(SITE_AUDIT_QUEUE));
+        expect(await queue.getJobState(res.body.job_id)).toBe('waiting');
+        await queue.remove(res.body.job_id); // e.g. Redis lost its data
+        await worker.get(AuditSweeperService).sweepOnce();
+        let job = await request(t.url).get(`/api/v1/jobs/${res.body.job_id}`).set(bearer(acc.key));
+        expect(job.body.data.status).toBe('queued'); // too young to judge
+
+        t.clock.advance(91_000); // past the orphan grace (3 × the 30 s stalled interval), before the deadline
+        const swept = await worker.get(AuditSweeperService).sweepOnce();
+        expect(swept.orphaned).toBe(1);
+        job = await request(t.url).get(`/api/v1/jobs/${res.body.job_id}`).set(bearer(acc.key));
+        expect(job.body.data).toMatchObject({ status: 'failed', error: { code: 'LOST' } });
+        const u = await usage(acc.id);
+        expect(u.site_audit_crawls_per_month).toBe(0);
+        expect(u.site_audit_rolling_page_budget).toBe(0);
+      } finally {
+        await processor.worker.resume();
       }
     });
   });

@@ -59,8 +59,11 @@ export interface WorkerProcess {
   mode: 'dist' | 'sources';
   output: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves once the worker logged that it is ready. */
-  ready: (timeoutMs?: number) => Promise<void>;
+  /**
+   * Resolves once `isReady` says so (logs are written to stdout in 4 KiB chunks and flushed
+   * at exit, so they cannot tell when the worker is up; the queue's worker count can).
+   */
+  ready: (isReady: () => Promise<boolean>, timeoutMs?: number) => Promise<void>;
 }
 
 /** Starts the worker process (`npm run start:worker` when dist is fresh) with extra env. */
@@ -78,11 +81,11 @@ export function spawnWorker(env: Record<string, string>): WorkerProcess {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const ready = async (timeoutMs = 60_000) => {
+  const ready = async (isReady: () => Promise<boolean>, timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     let done = false;
     void exited.then(() => (done = true));
-    while (!out.includes('Worker ready')) {
+    while (!(await isReady())) {
       if (done) throw new Error(`worker exited before it was ready:\n${out}`);
       if (Date.now() > deadline) throw new Error(`worker not ready after ${timeoutMs} ms:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -132,4 +132,13 @@ describe('AI visibility: GET /ai-visibility/projects and /share-of-voice (spec: 
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     },
   );
+
+  it('concurrent scans of one project are serialized: the scores end as newest and second newest', async () => {
+    const p = await yd.aiProject(acc.id, 'race.com');
+    const dates = ['2026-05-01', '2026-05-08', '2026-05-15', '2026-05-22', '2026-05-29', '2026-06-05'];
+    await Promise.all(dates.map((d, i) => yd.scan(p, scanBody(d, { visibility_score: 10 + i }))));
+    const res = await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${p}`);
+    expect(res.body.data.project).toMatchObject({ visibility_score: 15, previous_visibility_score: 14 });
+    expect(res.body.data.latest_snapshot.snapshot_date).toBe('2026-06-05');
+  });
 });

@@ -129,6 +129,64 @@ describe('your-data ingestion (admin-api.md "Your-data ingestion") and the month
     expect(n[0].n).toBe(0);
   });
 
+  it('concurrent batches for one property keep the rollups consistent with the facts', async () => {
+    const prop = await yd.gscProperty(acc.id, 'sc-domain:concurrent.com');
+    await Promise.all(
+      [0, 1, 2, 3].map((b) =>
+        yd.gscRows(prop, Array.from({ length: 50 }, (_, i) => gscRow(b * 50 + i, { date: i % 2 ? '2026-06-01' : '2026-06-02', clicks: 2 }))),
+      ),
+    );
+    const res = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&from=2026-05-01&to=2026-06-15`);
+    expect(res.body.data.total_rows).toBe(200);
+    expect(res.body.data.totals).toMatchObject({ clicks: 400, impressions: 2000 });
+  });
+
+  it('after inserts, replacements and zeroed rows, the daily and monthly rollups equal a fresh aggregation of the facts', async () => {
+    const prop = await yd.gscProperty(acc.id, 'sc-domain:invariant.com');
+    const mk = (i: number, over: Record<string, unknown> = {}) =>
+      gscRow(i % 7, {
+        date: ['2026-04-30', '2026-05-01', '2026-05-31', '2026-06-01'][i % 4],
+        page: `https://ex.com/${i % 3}`,
+        device: ['desktop', 'mobile', 'tablet'][i % 3],
+        country: i % 2 ? 'usa' : 'gbr',
+        search_appearance: i % 5 === 0 ? 'VIDEO' : '',
+        clicks: i % 9,
+        impressions: 10 + i,
+        position: 1 + (i % 13) / 2,
+        ...over,
+      });
+    await yd.gscRows(prop, Array.from({ length: 120 }, (_, i) => mk(i)));
+    await yd.gscRows(prop, Array.from({ length: 60 }, (_, i) => mk(i * 2, { clicks: 3, impressions: 40, position: 2.25 })));
+    await yd.gscRows(prop, Array.from({ length: 20 }, (_, i) => mk(i * 3, { clicks: 0, impressions: 0 })));
+    const diff = await t.db.query(
+      `WITH fresh AS (
+         SELECT date,
+                CASE WHEN GROUPING(query) = 0 THEN 'query' WHEN GROUPING(page) = 0 THEN 'page'
+                     WHEN GROUPING(country) = 0 THEN 'country' WHEN GROUPING(device) = 0 THEN 'device'
+                     WHEN GROUPING(search_appearance) = 0 THEN 'searchAppearance' ELSE 'date' END AS dim,
+                COALESCE(query, page, country, device, search_appearance, to_char(date, 'YYYY-MM-DD')) AS key,
+                sum(clicks) AS c, sum(impressions) AS i, sum(position * impressions) AS p
+         FROM gsc_rows WHERE property_id = $1
+         GROUP BY date, GROUPING SETS ((query), (page), (country), (device), (search_appearance), ())
+       ), f AS (SELECT * FROM fresh WHERE NOT (dim = 'searchAppearance' AND key = ''))
+       SELECT
+         (SELECT count(*) FROM f FULL JOIN (SELECT * FROM gsc_daily_rollups WHERE property_id = $1) r
+            ON r.dim = f.dim AND r.date = f.date AND r.key = f.key
+          WHERE r.key IS NULL OR f.key IS NULL OR r.clicks <> f.c OR r.impressions <> f.i
+             OR abs(r.position_weighted - f.p) > 1e-6)::int AS daily_diff,
+         (SELECT count(*) FROM (SELECT dim, date_trunc('month', date)::date AS month, key, sum(c) c, sum(i) i, sum(p) p
+                                FROM f WHERE dim <> 'date' GROUP BY 1, 2, 3) fm
+            FULL JOIN (SELECT * FROM gsc_monthly_rollups WHERE property_id = $1) r
+            ON r.dim = fm.dim AND r.month = fm.month AND r.key = fm.key
+          WHERE r.key IS NULL OR fm.key IS NULL OR r.clicks <> fm.c OR r.impressions <> fm.i
+             OR abs(r.position_weighted - fm.p) > 1e-6)::int AS monthly_diff,
+         (SELECT count(*) FROM gsc_daily_rollups WHERE property_id = $1)::int AS daily_rows`,
+      [prop],
+    );
+    expect(diff[0]).toMatchObject({ daily_diff: 0, monthly_diff: 0 });
+    expect(diff[0].daily_rows).toBeGreaterThan(20);
+  });
+
   it('a batch holds up to 10,000 rows; 10,001 → 422 with a clear message', async () => {
     const prop = await yd.gscProperty(acc.id, 'sc-domain:big.com');
     const rows = Array.from({ length: 10_000 }, (_, i) => gscRow(i, { date: i % 2 ? '2026-06-10' : '2026-06-11' }));

@@ -57,7 +57,11 @@ export class ApiClient {
   }
 
   /** `path` is relative to /api/v1 and must start with a slash. */
-  async request(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<ApiResult> {
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResult> {
     const url = new URL(`${this.config.baseUrl}/api/v1${path}`);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -121,9 +125,19 @@ export class ApiClient {
     };
   }
 
-  private transportFailure(error: unknown, timeout: AbortSignal, callerSignal?: AbortSignal): ApiFailure {
+  private transportFailure(
+    error: unknown,
+    timeout: AbortSignal,
+    callerSignal?: AbortSignal,
+  ): ApiFailure {
     if (callerSignal?.aborted) {
-      return { ok: false, status: null, code: 'CANCELLED', message: 'The call was cancelled by the client.', meta: {} };
+      return {
+        ok: false,
+        status: null,
+        code: 'CANCELLED',
+        message: 'The call was cancelled by the client.',
+        meta: {},
+      };
     }
     if (timeout.aborted) {
       return {

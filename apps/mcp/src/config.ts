@@ -31,29 +31,40 @@ type Env = Record<string, string | undefined>;
 function integerVar(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number of milliseconds (got "${raw}")`);
+  if (!/^\d+$/.test(raw))
+    throw new ConfigError(`${name} must be a whole number of milliseconds (got "${raw}")`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max} (got ${value})`);
+  if (value < min || value > max)
+    throw new ConfigError(`${name} must be between ${min} and ${max} (got ${value})`);
   return value;
 }
 
-/** An absolute http(s) URL without credentials, query or fragment; trailing slashes removed. */
+/** An absolute http(s) URL without credentials, query or fragment; trailing slashes and a trailing /api/v1 removed. */
 export function parseBaseUrl(raw: string | undefined): string {
   const value = (raw ?? '').trim() || DEFAULT_BASE_URL;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(`SEO_API_BASE_URL must be an absolute URL such as ${DEFAULT_BASE_URL} (got "${value}")`);
+    throw new ConfigError(
+      `SEO_API_BASE_URL must be an absolute URL such as ${DEFAULT_BASE_URL} (got "${value}")`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`SEO_API_BASE_URL must start with http:// or https:// (got "${url.protocol}")`);
+    throw new ConfigError(
+      `SEO_API_BASE_URL must start with http:// or https:// (got "${url.protocol}")`,
+    );
   }
   if (url.username || url.password) {
-    throw new ConfigError('SEO_API_BASE_URL must not contain a user name or password; the key goes in SEO_API_KEY');
+    throw new ConfigError(
+      'SEO_API_BASE_URL must not contain a user name or password; the key goes in SEO_API_KEY',
+    );
   }
-  if (url.search || url.hash) throw new ConfigError('SEO_API_BASE_URL must not contain a query string or fragment');
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  if (url.search || url.hash)
+    throw new ConfigError('SEO_API_BASE_URL must not contain a query string or fragment');
+  // The tools add /api/v1 themselves; a base URL copied with it is accepted.
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
+  return `${url.origin}${path}`;
 }
 
 export function loadMcpConfig(env: Env): McpConfig {
@@ -63,12 +74,25 @@ export function loadMcpConfig(env: Env): McpConfig {
       'SEO_API_KEY is not set. Put your API key (Pro or Agency plan) in the "env" block of the MCP client configuration.',
     );
   }
-  if (/\s/.test(apiKey)) throw new ConfigError('SEO_API_KEY must not contain spaces or line breaks');
+  if (/\s/.test(apiKey))
+    throw new ConfigError('SEO_API_KEY must not contain spaces or line breaks');
   return {
     apiKey,
     baseUrl: parseBaseUrl(env.SEO_API_BASE_URL),
-    requestTimeoutMs: integerVar(env, 'SEO_API_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1_000, 600_000),
-    pollIntervalMs: integerVar(env, 'SEO_MCP_POLL_INTERVAL_MS', DEFAULT_POLL_INTERVAL_MS, 100, 300_000),
+    requestTimeoutMs: integerVar(
+      env,
+      'SEO_API_TIMEOUT_MS',
+      DEFAULT_REQUEST_TIMEOUT_MS,
+      1_000,
+      600_000,
+    ),
+    pollIntervalMs: integerVar(
+      env,
+      'SEO_MCP_POLL_INTERVAL_MS',
+      DEFAULT_POLL_INTERVAL_MS,
+      100,
+      300_000,
+    ),
     maxWaitMs: integerVar(env, 'SEO_MCP_MAX_WAIT_MS', DEFAULT_MAX_WAIT_MS, 0, 3_600_000),
   };
 }

@@ -44,7 +44,11 @@ const TERMINAL = new Set(['complete', 'failed']);
  * fails. A per-minute RATE_LIMITED answer is waited out when retry_after fits in the budget.
  * Every poll is one metered API call, so the number of polls is at most ceil(maxWait / interval).
  */
-export async function pollJob(api: ApiClient, jobId: string, options: PollOptions): Promise<PollOutcome> {
+export async function pollJob(
+  api: ApiClient,
+  jobId: string,
+  options: PollOptions,
+): Promise<PollOutcome> {
   const now = options.now ?? Date.now;
   const pause = options.sleep ?? sleep;
   const started = now();
@@ -65,11 +69,16 @@ export async function pollJob(api: ApiClient, jobId: string, options: PollOption
     if (remaining <= 0 || options.signal?.aborted) return outcome(false);
     await pause(Math.min(wait, remaining), options.signal);
     if (options.signal?.aborted) return outcome(false);
-    const result: ApiResult = await api.get(`/jobs/${encodeURIComponent(jobId)}`, undefined, options.signal);
+    const result: ApiResult = await api.get(
+      `/jobs/${encodeURIComponent(jobId)}`,
+      undefined,
+      options.signal,
+    );
     polls += 1;
     if (!result.ok) {
       const retryAfter = Number(result.meta.retry_after);
-      const perMinute = result.code === 'RATE_LIMITED' && Number.isFinite(retryAfter) && retryAfter > 0;
+      const perMinute =
+        result.code === 'RATE_LIMITED' && Number.isFinite(retryAfter) && retryAfter > 0;
       if (perMinute && now() + retryAfter * 1000 <= deadline) {
         wait = retryAfter * 1000;
         continue;

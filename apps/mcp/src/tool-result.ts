@@ -3,16 +3,20 @@ import { ApiFailure, ApiResult, ApiSuccess } from './api-client';
 
 /** What an assistant can do about each error code (appended to the error text). */
 const HINTS: Record<string, string> = {
-  UNAUTHORIZED: 'The API key is missing, revoked or wrong: fix SEO_API_KEY in the MCP client configuration.',
+  UNAUTHORIZED:
+    'The API key is missing, revoked or wrong: fix SEO_API_KEY in the MCP client configuration.',
   FORBIDDEN: 'The account plan has no API access (Pro or Agency is required).',
-  NOT_FOUND: 'The id does not exist or belongs to another account: list the resources first to get a valid id.',
+  NOT_FOUND:
+    'The id does not exist or belongs to another account: list the resources first to get a valid id.',
   VALIDATION_ERROR: 'Fix the arguments listed in details and call again.',
   UNSUPPORTED_LOCATION: 'Call list_locations for the accepted location codes.',
   RATE_LIMITED:
     'If meta.retry_after is present, wait that many seconds before calling this tool again; if meta.resets_at is present, the monthly call allowance is used up until that date (your-data tools still work).',
-  QUOTA_EXCEEDED: 'The monthly feature quota of this tool is used up (see meta); it resets with the plan period.',
+  QUOTA_EXCEEDED:
+    'The monthly feature quota of this tool is used up (see meta); it resets with the plan period.',
   PAYMENT_REQUIRED: 'Backlinks need a credit: the feature quota is used up and no credits remain.',
-  ALREADY_RUNNING: 'The same request is already being fetched: retry shortly and it is served from cache at no cost.',
+  ALREADY_RUNNING:
+    'The same request is already being fetched: retry shortly and it is served from cache at no cost.',
   UPSTREAM_ERROR: 'The outside data provider returned no data; nothing was charged. Retry later.',
   SERVER_ERROR: 'Internal error of the API; it is safe to retry.',
   NETWORK_ERROR: 'The API could not be reached; nothing was counted.',
@@ -37,7 +41,11 @@ export interface ErrorPayload {
 }
 
 /** Success: `{data, meta}` of the API answer, as structuredContent and as JSON text. */
-export function successResult(result: ApiSuccess, note?: string, extra: Record<string, unknown> = {}): CallToolResult {
+export function successResult(
+  result: ApiSuccess,
+  note?: string,
+  extra: Record<string, unknown> = {},
+): CallToolResult {
   const payload: SuccessPayload = { data: result.data, meta: result.meta, ...extra };
   if (note) payload.note = note;
   const content: CallToolResult['content'] = [];
@@ -73,7 +81,10 @@ export function describeFailure(failure: ApiFailure): string {
 }
 
 /** Error: isError with code, message, details and meta in both text and structuredContent. */
-export function errorResult(failure: ApiFailure, extra: Record<string, unknown> = {}): CallToolResult {
+export function errorResult(
+  failure: ApiFailure,
+  extra: Record<string, unknown> = {},
+): CallToolResult {
   const payload = { ...errorPayload(failure), ...extra };
   return {
     isError: true,

@@ -108,7 +108,7 @@ export class CrawlSession {
     if (delay <= 0) return Promise.resolve();
     const turn = (this.hostTurns.get(u.host) ?? Promise.resolve()).then(async () => {
       const wait = (this.lastStart.get(u.host) ?? -Infinity) + delay - performance.now();
-      if (wait > 0 && !this.ctl.signal.aborted) await sleep(wait, this.ctl.signal);
+      if (wait > 0 && !this.ctl.signal.aborted) await sleep(Math.ceil(wait), this.ctl.signal);
       this.lastStart.set(u.host, performance.now());
     });
     this.hostTurns.set(u.host, turn);

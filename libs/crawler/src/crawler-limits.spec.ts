@@ -51,7 +51,7 @@ describe('crawl limits on the fixture website', () => {
   });
 
   it('depth 1: only the start page and its direct links', async () => {
-    const r = await runAudit(opts({ maxDepth: 1, maxPages: 100, concurrency: 8, requestTimeoutMs: 700 }));
+    const r = await runAudit(opts({ maxDepth: 1, maxPages: 100, concurrency: 8, requestTimeoutMs: 1500 }));
     expect(Math.max(...r.pages.map((p) => p.depth))).toBe(1);
     expect(r.pagesCrawled).toBe(35); // start + 34 distinct crawlable links (see crawler.spec.ts)
   });
@@ -98,8 +98,9 @@ describe('crawl limits on the fixture website', () => {
       // first request of a crawl carries a one-off setup latency (tens of ms on a busy machine),
       // so its gap is covered by the overall span instead of a per-gap bound.
       for (let i = 2; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(85);
+      // Timers and performance.now() differ by up to ~1 ms per step.
       expect(at[at.length - 1] - at[0]).toBeGreaterThanOrEqual(6 * 100 - 60);
-      expect(at[at.length - 1] - started).toBeGreaterThanOrEqual(600);
+      expect(at[at.length - 1] - started).toBeGreaterThanOrEqual(600 - 6);
     } finally {
       await plain.close();
     }

@@ -101,8 +101,8 @@ describe('runAudit on the fixture website (every rule planted once)', () => {
     allowPrivateNetworks: true,
     concurrency: 4,
     politenessDelayMs: 0,
-    requestTimeoutMs: 1500,
-    slowResponseMs: SLOW_PAGE_MS - 150,
+    requestTimeoutMs: 2500, // /timeout never answers; /slow answers after 1.2 s
+    slowResponseMs: SLOW_PAGE_MS - 200, // far above a normal page even on a busy machine
     maxUrlsPerPattern: 4,
     tlsCa: FIXTURE_CERT,
   });

@@ -4,22 +4,25 @@ import { DataSource } from 'typeorm';
 import { CreateGscPropertyDto, GscRowDto } from './dto/gsc-ingestion.dto';
 import { parseRecordTimestamp } from './ingestion-time';
 
+const DIM_CASE = `CASE WHEN GROUPING(query) = 0 THEN 'query'
+                WHEN GROUPING(page) = 0 THEN 'page'
+                WHEN GROUPING(country) = 0 THEN 'country'
+                WHEN GROUPING(device) = 0 THEN 'device'
+                WHEN GROUPING(search_appearance) = 0 THEN 'searchAppearance'
+                ELSE 'date' END`;
+const KEY_EXPR = `COALESCE(query, page, country, device, search_appearance, to_char(date, 'YYYY-MM-DD'))`;
+
 /**
  * Rebuilds the daily per-dimension rollups of the given dates from the raw facts (one
- * statement, GROUPING SETS). Used by ingestion and by the large-data seed script.
+ * statement, GROUPING SETS). Used by bulk loads (the large-data seed script) and to repair.
  * `$1` = property id, `$2` = date[] of the dates to rebuild.
  */
 export const REBUILD_ROLLUPS_SQL = `
   INSERT INTO gsc_daily_rollups (property_id, account_id, dim, date, key, clicks, impressions, position_weighted)
   SELECT property_id, account_id, dim, date, key, clicks, impressions, position_weighted FROM (
     SELECT property_id, account_id, date,
-           CASE WHEN GROUPING(query) = 0 THEN 'query'
-                WHEN GROUPING(page) = 0 THEN 'page'
-                WHEN GROUPING(country) = 0 THEN 'country'
-                WHEN GROUPING(device) = 0 THEN 'device'
-                WHEN GROUPING(search_appearance) = 0 THEN 'searchAppearance'
-                ELSE 'date' END AS dim,
-           COALESCE(query, page, country, device, search_appearance, to_char(date, 'YYYY-MM-DD')) AS key,
+           ${DIM_CASE} AS dim,
+           ${KEY_EXPR} AS key,
            sum(clicks) AS clicks, sum(impressions) AS impressions,
            sum(position * impressions) AS position_weighted
     FROM gsc_rows
@@ -28,6 +31,55 @@ export const REBUILD_ROLLUPS_SQL = `
              GROUPING SETS ((query), (page), (country), (device), (search_appearance), ())
   ) g
   WHERE NOT (dim = 'searchAppearance' AND key = '')`;
+
+/**
+ * Upserts a batch of facts and applies their deltas to the rollups, in one statement. All
+ * parts of a WITH statement read the same snapshot, so `d` sees the values stored before
+ * this batch. Cost is proportional to the batch, not to the data already stored.
+ * $1 property, $2 account, $3..$11 the columns as arrays.
+ */
+export const UPSERT_ROWS_WITH_DELTAS_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                         $9::int[], $10::int[], $11::float8[])
+      AS u(date, query, page, country, device, search_appearance, clicks, impressions, position)
+  ), d AS (
+    SELECT i.date, i.query, i.page, i.country, i.device, i.search_appearance,
+           i.clicks - COALESCE(g.clicks, 0) AS dc,
+           i.impressions - COALESCE(g.impressions, 0) AS di,
+           i.position * i.impressions - COALESCE(g.position * g.impressions, 0) AS dp
+    FROM input i
+    LEFT JOIN gsc_rows g
+      ON g.property_id = $1 AND g.date = i.date AND g.query = i.query AND g.page = i.page
+     AND g.country = i.country AND g.device = i.device AND g.search_appearance = i.search_appearance
+  ), up AS (
+    INSERT INTO gsc_rows (property_id, account_id, date, query, page, country, device, search_appearance,
+                          clicks, impressions, position)
+    SELECT $1, $2, i.* FROM input i
+    ON CONFLICT (property_id, date, query, page, country, device, search_appearance) DO UPDATE SET
+      clicks = EXCLUDED.clicks, impressions = EXCLUDED.impressions, position = EXCLUDED.position
+    RETURNING 1
+  ), g AS (
+    SELECT date, ${DIM_CASE} AS dim, ${KEY_EXPR} AS key, sum(dc) AS dc, sum(di) AS di, sum(dp) AS dp
+    FROM d
+    GROUP BY date, GROUPING SETS ((query), (page), (country), (device), (search_appearance), ())
+  ), daily AS (
+    INSERT INTO gsc_daily_rollups (property_id, account_id, dim, date, key, clicks, impressions, position_weighted)
+    SELECT $1, $2, dim, date, key, dc, di, dp FROM g WHERE NOT (dim = 'searchAppearance' AND key = '')
+    ON CONFLICT (property_id, dim, date, key) DO UPDATE SET
+      clicks = gsc_daily_rollups.clicks + EXCLUDED.clicks,
+      impressions = gsc_daily_rollups.impressions + EXCLUDED.impressions,
+      position_weighted = gsc_daily_rollups.position_weighted + EXCLUDED.position_weighted
+    RETURNING 1
+  )
+  INSERT INTO gsc_monthly_rollups (property_id, account_id, dim, month, key, clicks, impressions, position_weighted)
+  SELECT $1, $2, dim, date_trunc('month', date)::date, key, sum(dc), sum(di), sum(dp)
+  FROM g WHERE dim <> 'date' AND NOT (dim = 'searchAppearance' AND key = '')
+  GROUP BY dim, date_trunc('month', date), key
+  ON CONFLICT (property_id, dim, month, key) DO UPDATE SET
+    clicks = gsc_monthly_rollups.clicks + EXCLUDED.clicks,
+    impressions = gsc_monthly_rollups.impressions + EXCLUDED.impressions,
+    position_weighted = gsc_monthly_rollups.position_weighted + EXCLUDED.position_weighted`;
 
 /** Writes of GSC properties and daily fact rows (admin ingestion). */
 @Injectable()
@@ -64,9 +116,10 @@ export class GscIngestionRepository {
   /**
    * Stores a batch of daily facts in one transaction: upsert on the natural key (date ×
    * query × page × country × device × search appearance; within a batch the last entry of a
-   * key wins), then rebuild the rollups of the dates the batch touched. The property row is
-   * locked first, so batches of one property are serialized and the rollups never miss a
-   * concurrent write. Returns the number of rows stored, or null when the property does not exist.
+   * key wins) and add each row's change (new − stored) to the daily and monthly rollups, in
+   * one statement. The property row is locked first, so batches of one property are
+   * serialized and the "stored" values the deltas are computed from are exact. Returns the
+   * number of rows stored, or null when the property does not exist.
    */
   async storeRows(propertyId: number, rows: GscRowDto[]): Promise<number | null> {
     const byKey = new Map<string, GscRowDto>();
@@ -75,35 +128,25 @@ export class GscIngestionRepository {
       byKey.set(JSON.stringify([r.date, r.query, r.page, r.country, r.device, appearance]), r);
     }
     const list = [...byKey.values()];
-    const dates = [...new Set(list.map((r) => r.date))];
     return this.db.transaction(async (m) => {
       const prop: Array<{ account_id: number }> = await m.query(
         `SELECT account_id FROM gsc_properties WHERE id = $1 FOR NO KEY UPDATE`,
         [propertyId],
       );
       if (!prop.length) return null;
-      await m.query(
-        `INSERT INTO gsc_rows (property_id, account_id, date, query, page, country, device, search_appearance,
-           clicks, impressions, position)
-         SELECT $1, $2, u.* FROM unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-           $9::int[], $10::int[], $11::float8[]) AS u
-         ON CONFLICT (property_id, date, query, page, country, device, search_appearance) DO UPDATE SET
-           clicks = EXCLUDED.clicks, impressions = EXCLUDED.impressions, position = EXCLUDED.position`,
-        [
-          propertyId,
-          prop[0].account_id,
-          list.map((r) => r.date),
-          list.map((r) => r.query),
-          list.map((r) => r.page),
-          list.map((r) => r.country),
-          list.map((r) => r.device),
-          list.map((r) => r.search_appearance ?? ''),
-          list.map((r) => r.clicks),
-          list.map((r) => r.impressions),
-          list.map((r) => r.position),
-        ],
-      );
-      await rebuildRollups(m, propertyId, dates);
+      await m.query(UPSERT_ROWS_WITH_DELTAS_SQL, [
+        propertyId,
+        prop[0].account_id,
+        list.map((r) => r.date),
+        list.map((r) => r.query),
+        list.map((r) => r.page),
+        list.map((r) => r.country),
+        list.map((r) => r.device),
+        list.map((r) => r.search_appearance ?? ''),
+        list.map((r) => r.clicks),
+        list.map((r) => r.impressions),
+        list.map((r) => r.position),
+      ]);
       return list.length;
     });
   }

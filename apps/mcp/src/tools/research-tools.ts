@@ -21,7 +21,13 @@ export function registerResearchTools({ server, api }: ToolContext): void {
           .min(1)
           .max(2048)
           .describe('Root domain, e.g. example.com; a full URL is accepted and normalized'),
-        page: z.number().int().min(1).max(1000).optional().describe('Page of backlinks, default 1 (> 1 always costs a credit)'),
+        page: z
+          .number()
+          .int()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('Page of backlinks, default 1 (> 1 always costs a credit)'),
         limit: z
           .number()
           .int()
@@ -45,7 +51,12 @@ export function registerResearchTools({ server, api }: ToolContext): void {
         `${COST.research} Draws the monthly keyword-research quota; when it is used up the call is refused with ` +
         'QUOTA_EXCEEDED (never spends credits). Recent lookups come from cache (meta.cached=true) at no quota cost.',
       inputSchema: {
-        keyword: z.string().trim().min(1).max(200).describe('The seed keyword, at most 200 characters'),
+        keyword: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .describe('The seed keyword, at most 200 characters'),
         location_code: z
           .number()
           .int()
@@ -59,7 +70,13 @@ export function registerResearchTools({ server, api }: ToolContext): void {
           LANGUAGES,
           'Language, default en; an unknown code silently falls back to English',
         ).optional(),
-        limit: z.number().int().min(1).max(100).optional().describe('Most related keywords returned, 1-100, default 10'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('Most related keywords returned, 1-100, default 10'),
       },
       annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },
     },
@@ -76,6 +93,7 @@ export function registerResearchTools({ server, api }: ToolContext): void {
         COST.other,
       annotations: READ_ONLY,
     },
-    async (extra) => toToolResult(await api.get('/keyword-research/locations', undefined, extra.signal)),
+    async (extra) =>
+      toToolResult(await api.get('/keyword-research/locations', undefined, extra.signal)),
   );
 }

@@ -7,14 +7,14 @@ export const PG_INT_MAX = 2_147_483_647;
 /** Cost notes repeated in the tool descriptions so an assistant can weigh each call. */
 export const COST = {
   research:
-    'Cost: research call. Draws the account feature quota (or credits, see below) and counts as one call against the monthly API call allowance; cached answers are free of quota and credits but still count as a call.',
+    'Cost: research call. Draws feature quota or credits (see below) and counts as one API call against the monthly allowance, which refuses it once used up; cached answers use no quota or credits but still count as a call.',
   yourData:
     'Cost: your-data call. Free of feature quota and credits, never refused at the monthly call cap, but still counts as one API call.',
-  other: 'Cost: counts as one API call against the monthly allowance (no feature quota, no credits).',
+  other:
+    'Cost: counts as one API call against the monthly allowance (no feature quota, no credits).',
 } as const;
 
-export const id = (what: string) =>
-  z.number().int().min(1).max(PG_INT_MAX).describe(what);
+export const id = (what: string) => z.number().int().min(1).max(PG_INT_MAX).describe(what);
 
 export const plainDate = (what: string) =>
   z
@@ -29,7 +29,14 @@ export const plainDate = (what: string) =>
 export const withFallback = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z.union([z.enum(values), z.string().max(64)]).describe(what);
 
-export const GSC_DIMENSIONS = ['query', 'page', 'country', 'device', 'date', 'searchAppearance'] as const;
+export const GSC_DIMENSIONS = [
+  'query',
+  'page',
+  'country',
+  'device',
+  'date',
+  'searchAppearance',
+] as const;
 export const GSC_SORTS = ['clicks', 'impressions', 'ctr', 'position', 'key'] as const;
 export const LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'ru', 'ja', 'zh'] as const;
 
@@ -38,7 +45,10 @@ export const jobId = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9_-]+$/, 'must be a job id as returned by start_site_audit, e.g. job_3kTMd92jf8AbQx0PzLw1Rv')
+  .regex(
+    /^[A-Za-z0-9_-]+$/,
+    'must be a job id as returned by start_site_audit, e.g. job_3kTMd92jf8AbQx0PzLw1Rv',
+  )
   .describe('The job_id returned by start_site_audit or run_site_audit');
 
 export const siteAuditArgs = {
@@ -57,8 +67,18 @@ export const siteAuditArgs = {
     .describe(
       "Most pages to crawl (default 100); capped by the plan's per-crawl page limit and the remaining monthly page budget",
     ),
-  depth: z.number().int().min(1).max(5).optional().describe('Link depth to follow from the start page, 1-5 (default 3)'),
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .optional()
+    .describe('Link depth to follow from the start page, 1-5 (default 3)'),
 };
 
 /** Research tools read but reach an outside provider and spend quota. */
-export const READ_ONLY_EXTERNAL = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
+export const READ_ONLY_EXTERNAL = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  openWorldHint: true,
+} as const;

@@ -33,7 +33,12 @@ export function registerSiteAuditTools(context: ToolContext): void {
         'job_id (status queued). Crawls typically take 1-5 minutes: poll get_job every 10-15 seconds, or use ' +
         `run_site_audit to start and wait in one call. ${AUDIT_COST}`,
       inputSchema: siteAuditArgs,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     async (args, extra) => toToolResult(await start(api, args, extra.signal)),
   );
@@ -51,7 +56,9 @@ export function registerSiteAuditTools(context: ToolContext): void {
       annotations: READ_ONLY,
     },
     async (args, extra) =>
-      toToolResult(await api.get(`/jobs/${encodeURIComponent(args.job_id)}`, undefined, extra.signal)),
+      toToolResult(
+        await api.get(`/jobs/${encodeURIComponent(args.job_id)}`, undefined, extra.signal),
+      ),
   );
 
   server.registerTool(
@@ -83,7 +90,12 @@ export function registerSiteAuditTools(context: ToolContext): void {
               'calls after about 60 seconds',
           ),
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     async (args, extra): Promise<CallToolResult> => {
       const started = await start(api, args, extra.signal);
@@ -92,8 +104,12 @@ export function registerSiteAuditTools(context: ToolContext): void {
       const id = String(accepted.job_id ?? '');
       const progressToken = extra._meta?.progressToken;
       const outcome = await pollJob(api, id, {
-        intervalMs: args.poll_interval_seconds !== undefined ? args.poll_interval_seconds * 1000 : context.pollIntervalMs,
-        maxWaitMs: args.max_wait_seconds !== undefined ? args.max_wait_seconds * 1000 : context.maxWaitMs,
+        intervalMs:
+          args.poll_interval_seconds !== undefined
+            ? args.poll_interval_seconds * 1000
+            : context.pollIntervalMs,
+        maxWaitMs:
+          args.max_wait_seconds !== undefined ? args.max_wait_seconds * 1000 : context.maxWaitMs,
         signal: extra.signal,
         sleep: context.sleep,
         onRecord: (record) => {
@@ -124,7 +140,12 @@ function auditResult(
   outcome: PollOutcome,
 ): CallToolResult {
   const record = outcome.record ?? accepted;
-  const facts = { job_id: id, finished: outcome.finished, polls: outcome.polls, waited_seconds: Math.round(outcome.waitedMs / 1000) };
+  const facts = {
+    job_id: id,
+    finished: outcome.finished,
+    polls: outcome.polls,
+    waited_seconds: Math.round(outcome.waitedMs / 1000),
+  };
   if (outcome.failure) {
     return errorResult(outcome.failure, {
       ...facts,

@@ -10,4 +10,8 @@ export interface ToolContext {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
+export const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+} as const;

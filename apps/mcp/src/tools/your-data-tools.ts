@@ -16,7 +16,13 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         COST.yourData,
       inputSchema: {
         project_id: id('Restrict to one rank-tracking project; omit for all projects').optional(),
-        limit: z.number().int().min(1).max(500).optional().describe('Most keywords returned, 1-500, default 100'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(500)
+          .optional()
+          .describe('Most keywords returned, 1-500, default 100'),
       },
       annotations: READ_ONLY,
     },
@@ -32,8 +38,16 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         '(first, latest, best, worst) (GET /api/v1/rank/history). Use it to explain ranking movements over time. ' +
         COST.yourData,
       inputSchema: {
-        keyword_id: id('keyword_id from list_rank_keywords; a keyword of another account gives NOT_FOUND'),
-        days: z.number().int().min(1).max(365).optional().describe('Window in days, 1-365, default 90'),
+        keyword_id: id(
+          'keyword_id from list_rank_keywords; a keyword of another account gives NOT_FOUND',
+        ),
+        days: z
+          .number()
+          .int()
+          .min(1)
+          .max(365)
+          .optional()
+          .describe('Window in days, 1-365, default 90'),
       },
       annotations: READ_ONLY,
     },
@@ -63,7 +77,9 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         'series (dim=date). total_rows counts distinct keys in the period, not rows returned. ' +
         COST.yourData,
       inputSchema: {
-        property_id: id('property_id from list_gsc_properties; a property of another account gives NOT_FOUND'),
+        property_id: id(
+          'property_id from list_gsc_properties; a property of another account gives NOT_FOUND',
+        ),
         dim: withFallback(
           GSC_DIMENSIONS,
           'Grouping dimension: query (default), page, country, device, date or searchAppearance. An unrecognized value ' +
@@ -76,7 +92,13 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
           'Sort by clicks (default), impressions, ctr, position or key; an unrecognized value silently falls back to clicks',
         ).optional(),
         dir: z.enum(['desc', 'asc']).optional().describe('Sort direction, desc (default) or asc'),
-        limit: z.number().int().min(1).max(500).optional().describe('Most rows returned, 1-500, default 100'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(500)
+          .optional()
+          .describe('Most rows returned, 1-500, default 100'),
       },
       annotations: READ_ONLY,
     },
@@ -94,7 +116,8 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         COST.yourData,
       annotations: READ_ONLY,
     },
-    async (extra) => toToolResult(await api.get('/ai-visibility/projects', undefined, extra.signal)),
+    async (extra) =>
+      toToolResult(await api.get('/ai-visibility/projects', undefined, extra.signal)),
   );
 
   server.registerTool(
@@ -107,10 +130,13 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         "brand's share of all mentions) and up to 20 competitors (GET /api/v1/ai-visibility/share-of-voice). " +
         COST.yourData,
       inputSchema: {
-        project_id: id('project id from list_ai_visibility_projects; a project of another account gives NOT_FOUND'),
+        project_id: id(
+          'project id from list_ai_visibility_projects; a project of another account gives NOT_FOUND',
+        ),
       },
       annotations: READ_ONLY,
     },
-    async (args, extra) => toToolResult(await api.get('/ai-visibility/share-of-voice', args, extra.signal)),
+    async (args, extra) =>
+      toToolResult(await api.get('/ai-visibility/share-of-voice', args, extra.signal)),
   );
 }

@@ -5,6 +5,13 @@ import { JobEntity } from './job.entity';
 import { SiteAuditPageBudgetEntity } from './site-audit-page-budget.entity';
 import { AuditEntity } from './audit.entity';
 import { AuditPageEntity } from './audit-page.entity';
+import { RankCheckEntity, RankProjectEntity, TrackedKeywordEntity } from './rank.entity';
+import { GscDailyRollupEntity, GscMonthlyRollupEntity, GscPropertyEntity, GscRowEntity } from './gsc.entity';
+import {
+  AiVisibilityCompetitorEntity,
+  AiVisibilityProjectEntity,
+  AiVisibilitySnapshotEntity,
+} from './ai-visibility.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
@@ -13,6 +20,20 @@ export * from './job.entity';
 export * from './site-audit-page-budget.entity';
 export * from './audit.entity';
 export * from './audit-page.entity';
+export * from './rank.entity';
+export * from './gsc.entity';
+export * from './ai-visibility.entity';
 
 /** Every entity the data source knows. Add new entities here. */
-export const ENTITIES = [AccountEntity, ApiKeyEntity, CreditLedgerEntity, JobEntity, SiteAuditPageBudgetEntity, AuditEntity, AuditPageEntity];
+export const ENTITIES = [AccountEntity, ApiKeyEntity, CreditLedgerEntity, JobEntity, SiteAuditPageBudgetEntity, AuditEntity, AuditPageEntity,
+  RankProjectEntity,
+  TrackedKeywordEntity,
+  RankCheckEntity,
+  GscPropertyEntity,
+  GscRowEntity,
+  GscDailyRollupEntity,
+  GscMonthlyRollupEntity,
+  AiVisibilityProjectEntity,
+  AiVisibilitySnapshotEntity,
+  AiVisibilityCompetitorEntity,
+];

@@ -1,0 +1,106 @@
+import { ApiClient, FetchLike } from './api-client';
+
+const client = (respond: (url: URL, init: RequestInit) => Response | Promise<Response>) => {
+  const seen: Array<{ url: string; init: RequestInit }> = [];
+  const fetchImpl = (async (url: URL, init: RequestInit) => {
+    seen.push({ url: String(url), init });
+    return respond(url, init);
+  }) as unknown as FetchLike;
+  return {
+    api: new ApiClient(
+      { apiKey: 'sk_test', baseUrl: 'http://api.test/prefix', requestTimeoutMs: 200 },
+      fetchImpl,
+    ),
+    seen,
+  };
+};
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+
+describe('ApiClient: the REST envelope to ok/failure, never throwing', () => {
+  it('sends the key as a Bearer header, drops undefined query members, JSON bodies', async () => {
+    const { api, seen } = client(() =>
+      json(200, { success: true, data: { a: 1 }, meta: { cached: true } }),
+    );
+    expect(await api.get('/backlinks', { domain: 'x.com', page: undefined, limit: 5 })).toEqual({
+      ok: true,
+      status: 200,
+      data: { a: 1 },
+      meta: { cached: true },
+    });
+    expect(seen[0].url).toBe('http://api.test/prefix/api/v1/backlinks?domain=x.com&limit=5');
+    expect((seen[0].init.headers as Record<string, string>).Authorization).toBe('Bearer sk_test');
+    await api.post('/keyword-research', { keyword: 'k' });
+    expect(seen[1].init).toMatchObject({ method: 'POST', body: '{"keyword":"k"}' });
+    expect((seen[1].init.headers as Record<string, string>)['Content-Type']).toBe(
+      'application/json',
+    );
+  });
+
+  it('a 202 acceptance (top-level job_id/status/poll) becomes data', async () => {
+    const { api } = client(() =>
+      json(202, {
+        success: true,
+        job_id: 'job_1',
+        status: 'queued',
+        poll: 'p',
+        meta: { max_pages: 5 },
+      }),
+    );
+    expect(await api.post('/site-audit', { url: 'https://x.com' })).toEqual({
+      ok: true,
+      status: 202,
+      data: { job_id: 'job_1', status: 'queued', poll: 'p' },
+      meta: { max_pages: 5 },
+    });
+  });
+
+  it('an error envelope keeps code, message, details and meta', async () => {
+    const { api } = client(() =>
+      json(422, {
+        success: false,
+        error: { code: 'VALIDATION_ERROR', message: 'bad', details: [{ field: 'limit' }] },
+        meta: { request_id: 'r' },
+      }),
+    );
+    expect(await api.get('/backlinks')).toEqual({
+      ok: false,
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      message: 'bad',
+      details: [{ field: 'limit' }],
+      meta: { request_id: 'r' },
+    });
+  });
+
+  it('a non-JSON answer (e.g. a proxy page) is a failure with a status-derived code', async () => {
+    const { api } = client(() => new Response('<html>bad gateway</html>', { status: 502 }));
+    expect(await api.get('/usage')).toMatchObject({ ok: false, status: 502, code: 'SERVER_ERROR' });
+    const { api: okButHtml } = client(() => new Response('<html></html>', { status: 200 }));
+    expect(await okButHtml.get('/usage')).toMatchObject({
+      ok: false,
+      status: 200,
+      code: 'INVALID_RESPONSE',
+    });
+  });
+
+  it('network failure and timeout are failures, not exceptions', async () => {
+    const { api } = client(() => {
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+      });
+    });
+    expect(await api.get('/usage')).toMatchObject({
+      ok: false,
+      status: null,
+      code: 'NETWORK_ERROR',
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
+    const { api: slow } = client(
+      (_url, init) =>
+        new Promise<Response>((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
+    );
+    expect(await slow.get('/usage')).toMatchObject({ ok: false, status: null, code: 'TIMEOUT' });
+  });
+});

@@ -1,0 +1,70 @@
+import { AdminClient, TestAccount } from '../helpers/fixtures';
+import { createTestApp, TestApp } from '../helpers/test-app';
+import { seedDemoData } from '../../apps/api/src/cli/demo-data';
+import { GENEROUS, get } from './your-data-fixtures';
+
+describe('demo your-data seed (seedDemo → seedDemoData)', () => {
+  let t: TestApp;
+  let acc: TestAccount;
+  const counts = async () =>
+    (
+      await t.db.query(
+        `SELECT (SELECT count(*) FROM rank_projects WHERE account_id = $1)::int AS projects,
+                (SELECT count(*) FROM tracked_keywords WHERE account_id = $1)::int AS keywords,
+                (SELECT count(*) FROM rank_checks WHERE account_id = $1)::int AS checks,
+                (SELECT count(*) FROM gsc_rows WHERE account_id = $1)::int AS gsc_rows,
+                (SELECT count(*) FROM ai_visibility_snapshots WHERE account_id = $1)::int AS scans,
+                (SELECT count(*) FROM ai_visibility_competitors WHERE account_id = $1)::int AS competitors`,
+        [acc.id],
+      )
+    )[0];
+
+  beforeAll(async () => {
+    t = await createTestApp({ now: '2026-06-15T08:00:00Z' });
+    acc = await new AdminClient(t.url).account('pro', GENEROUS);
+  });
+  afterAll(() => t.close());
+
+  it('is fast, realistic and idempotent (re-running replaces, never duplicates)', async () => {
+    const started = Date.now();
+    const first = await seedDemoData(t.app, acc.id);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const before = await counts();
+    expect(before).toMatchObject({ projects: 2, keywords: 50, checks: 49 * 120, scans: 8, competitors: 8 * 25 });
+    expect(before.gsc_rows).toBe(first.gscRows);
+    expect(before.gsc_rows / 90).toBeGreaterThan(100); // a few hundred rows a day
+    await seedDemoData(t.app, acc.id);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('the public endpoints show what the demo promises', async () => {
+    const kws = (await get(t, acc, '/api/v1/rank/keywords?limit=500')).body.data.keywords;
+    expect(kws).toHaveLength(50);
+    const never = kws.filter((k: { last_checked: string | null }) => k.last_checked === null);
+    expect(never).toHaveLength(1);
+    expect(never[0].current_position).toBeNull();
+    const withUnranked = await t.db.query(`SELECT count(DISTINCT keyword_id)::int AS n FROM rank_checks WHERE account_id = $1 AND position IS NULL`, [acc.id]);
+    expect(withUnranked[0].n).toBeGreaterThan(10);
+    const hist = await get(t, acc, `/api/v1/rank/history?keyword_id=${kws[0].keyword_id}&days=365`);
+    expect(hist.body.meta.points).toBe(120);
+    expect(hist.body.data.history[0].check_date).toBe('2026-06-15');
+
+    const props = (await get(t, acc, '/api/v1/gsc/properties')).body.data.properties;
+    expect(props).toHaveLength(1);
+    const byDate = await get(t, acc, `/api/v1/gsc/queries?property_id=${props[0].property_id}&dim=date&from=2026-03-01&limit=500`);
+    expect(byDate.body.data.total_rows).toBe(90);
+    expect(byDate.body.data.totals.clicks).toBeGreaterThan(0);
+
+    const projects = (await get(t, acc, '/api/v1/ai-visibility/projects')).body.data.projects;
+    expect(projects).toHaveLength(2);
+    const scanned = projects.find((p: { score_change: number | null }) => p.score_change !== null);
+    const idle = projects.find((p: { visibility_score: number | null }) => p.visibility_score === null);
+    expect(scanned).toBeDefined();
+    expect(idle).toBeDefined();
+    const sov = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${scanned.id}`)).body.data;
+    expect(sov.competitors).toHaveLength(20);
+    expect(sov.share_of_voice.brand_share_pct).toEqual(expect.any(Number));
+    const none = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${idle.id}`)).body.data;
+    expect(none.latest_snapshot).toBeNull();
+  });
+});
