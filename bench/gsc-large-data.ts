@@ -70,7 +70,8 @@ export async function seedLargeDataSet(db: Client, today: string): Promise<Large
               20 + (i * 13 + d * 7) % 500,
               1 + ((i * 17 + d * 3) % 600) / 10.0
        FROM generate_series(0, $4::int - 1) AS n,
-            LATERAL (SELECT n % $5 AS d, n / $5 AS i) AS x`,
+            LATERAL (SELECT n % $5 AS d, n / $5 AS i) AS x
+       ORDER BY 3, 4, 5, 6, 7, 8 -- natural-key order: the unique index is appended to, not split`,
       [propertyId, accountId, today, BENCH_ROWS, BENCH_DAYS],
     );
     const dates = await db.query(
