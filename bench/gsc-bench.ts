@@ -23,7 +23,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function measure(url: string, key: string): Promise<{ p50: number; p95: number; p99: number; max: number; bad: number }> {
+async function measure(
+  url: string,
+  key: string,
+): Promise<{ p50: number; p95: number; p99: number; max: number; bad: number }> {
   const times: number[] = [];
   let bad = 0;
   for (let n = 0; n < WARMUP + REQUESTS; n++) {
@@ -36,7 +39,13 @@ async function measure(url: string, key: string): Promise<{ p50: number; p95: nu
   }
   times.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 10) / 10;
-  return { p50: r(percentile(times, 50)), p95: r(percentile(times, 95)), p99: r(percentile(times, 99)), max: r(times[times.length - 1]), bad };
+  return {
+    p50: r(percentile(times, 50)),
+    p95: r(percentile(times, 95)),
+    p99: r(percentile(times, 99)),
+    max: r(times[times.length - 1]),
+    bad,
+  };
 }
 
 async function main(): Promise<void> {
@@ -61,24 +70,36 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   };
   const dist = path.resolve(__dirname, '..');
-  const api = await startProcess(path.join(dist, 'apps/api/src/main.js'), env, `http://127.0.0.1:${PORT}/health/live`);
+  const api = await startProcess(
+    path.join(dist, 'apps/api/src/main.js'),
+    env,
+    `http://127.0.0.1:${PORT}/health/live`,
+  );
   try {
-    const keyRes = await fetch(`http://127.0.0.1:${PORT}/admin/v1/accounts/${data.accountId}/api-keys`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ label: 'gsc bench' }),
-    });
+    const keyRes = await fetch(
+      `http://127.0.0.1:${PORT}/admin/v1/accounts/${data.accountId}/api-keys`,
+      {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ label: 'gsc bench' }),
+      },
+    );
     const key = ((await keyRes.json()) as { data: { key: string } }).data.key;
     const base = `http://127.0.0.1:${PORT}/api/v1/gsc/queries?property_id=${data.propertyId}`;
     const from90 = plainDate(addDays(today, -89));
     const scenarios: Array<[string, string]> = [
       ['dim=query, default period (28 days), limit=100', `${base}&dim=query&limit=100`],
       ['dim=query, all 90 days, limit=100', `${base}&dim=query&limit=100&from=${from90}`],
-      ['dim=query, all 90 days, sort=ctr asc, limit=500', `${base}&dim=query&sort=ctr&dir=asc&limit=500&from=${from90}`],
+      [
+        'dim=query, all 90 days, sort=ctr asc, limit=500',
+        `${base}&dim=query&sort=ctr&dir=asc&limit=500&from=${from90}`,
+      ],
       ['dim=page, all 90 days, limit=100', `${base}&dim=page&limit=100&from=${from90}`],
       ['dim=date, all 90 days, limit=100', `${base}&dim=date&limit=100&from=${from90}`],
     ];
-    console.log(`\n${BENCH_ROWS.toLocaleString('en')} facts, property ${data.propertyId}; ${REQUESTS} sequential requests per scenario after ${WARMUP} warm-up\n`);
+    console.log(
+      `\n${BENCH_ROWS.toLocaleString('en')} facts, property ${data.propertyId}; ${REQUESTS} sequential requests per scenario after ${WARMUP} warm-up\n`,
+    );
     console.log('| scenario | p50 ms | p95 ms | p99 ms | max ms | non-200 |');
     console.log('|---|---:|---:|---:|---:|---:|');
     let failed = false;

@@ -15,7 +15,9 @@ export interface LargeDataSet {
 }
 
 /** Finds the benchmark property, or null when it has not been seeded. */
-export async function findLargeDataSet(db: Client): Promise<{ accountId: number; propertyId: number; rows: number } | null> {
+export async function findLargeDataSet(
+  db: Client,
+): Promise<{ accountId: number; propertyId: number; rows: number } | null> {
   const r = await db.query(
     `SELECT a.id AS account_id, p.id AS property_id,
             (SELECT count(*)::int FROM gsc_rows g WHERE g.property_id = p.id) AS rows
@@ -23,7 +25,9 @@ export async function findLargeDataSet(db: Client): Promise<{ accountId: number;
      WHERE a.name = $1 ORDER BY a.id LIMIT 1`,
     [BENCH_ACCOUNT_NAME, BENCH_PROPERTY_URI],
   );
-  return r.rows[0] ? { accountId: r.rows[0].account_id, propertyId: r.rows[0].property_id, rows: r.rows[0].rows } : null;
+  return r.rows[0]
+    ? { accountId: r.rows[0].account_id, propertyId: r.rows[0].property_id, rows: r.rows[0].rows }
+    : null;
 }
 
 /**
@@ -78,7 +82,11 @@ export async function seedLargeDataSet(db: Client, today: string): Promise<Large
       `SELECT array_agg(DISTINCT to_char(date, 'YYYY-MM-DD')) AS dates FROM gsc_rows WHERE property_id = $1`,
       [propertyId],
     );
-    await rebuildRollups({ query: (sql, params) => db.query(sql, params) }, propertyId, dates.rows[0].dates);
+    await rebuildRollups(
+      { query: (sql, params) => db.query(sql, params) },
+      propertyId,
+      dates.rows[0].dates,
+    );
     await db.query('COMMIT');
   } catch (err) {
     await db.query('ROLLBACK');
@@ -87,6 +95,8 @@ export async function seedLargeDataSet(db: Client, today: string): Promise<Large
   await db.query('VACUUM ANALYZE gsc_rows');
   await db.query('VACUUM ANALYZE gsc_daily_rollups');
   await db.query('VACUUM ANALYZE gsc_monthly_rollups');
-  const count = await db.query(`SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`, [propertyId]);
+  const count = await db.query(`SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`, [
+    propertyId,
+  ]);
   return { accountId, propertyId, rows: count.rows[0].n, seconds: (Date.now() - started) / 1000 };
 }

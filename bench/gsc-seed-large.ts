@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   await db.connect();
   try {
     const r = await seedLargeDataSet(db, plainDate(new Date()));
-    console.log(`Seeded ${r.rows} GSC rows (90 days) for property ${r.propertyId} of account ${r.accountId} in ${r.seconds.toFixed(1)} s.`);
+    console.log(
+      `Seeded ${r.rows} GSC rows (90 days) for property ${r.propertyId} of account ${r.accountId} in ${r.seconds.toFixed(1)} s.`,
+    );
   } finally {
     await db.end();
   }

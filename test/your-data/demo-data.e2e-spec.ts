@@ -30,7 +30,13 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
     const first = await seedDemoData(t.app, acc.id);
     expect(Date.now() - started).toBeLessThan(15_000);
     const before = await counts();
-    expect(before).toMatchObject({ projects: 2, keywords: 50, checks: 49 * 120, scans: 8, competitors: 8 * 25 });
+    expect(before).toMatchObject({
+      projects: 2,
+      keywords: 50,
+      checks: 49 * 120,
+      scans: 8,
+      competitors: 8 * 25,
+    });
     expect(before.gsc_rows).toBe(first.gscRows);
     expect(before.gsc_rows / 90).toBeGreaterThan(100); // a few hundred rows a day
     await seedDemoData(t.app, acc.id);
@@ -43,7 +49,10 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
     const never = kws.filter((k: { last_checked: string | null }) => k.last_checked === null);
     expect(never).toHaveLength(1);
     expect(never[0].current_position).toBeNull();
-    const withUnranked = await t.db.query(`SELECT count(DISTINCT keyword_id)::int AS n FROM rank_checks WHERE account_id = $1 AND position IS NULL`, [acc.id]);
+    const withUnranked = await t.db.query(
+      `SELECT count(DISTINCT keyword_id)::int AS n FROM rank_checks WHERE account_id = $1 AND position IS NULL`,
+      [acc.id],
+    );
     expect(withUnranked[0].n).toBeGreaterThan(10);
     const hist = await get(t, acc, `/api/v1/rank/history?keyword_id=${kws[0].keyword_id}&days=365`);
     expect(hist.body.meta.points).toBe(120);
@@ -51,20 +60,28 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
 
     const props = (await get(t, acc, '/api/v1/gsc/properties')).body.data.properties;
     expect(props).toHaveLength(1);
-    const byDate = await get(t, acc, `/api/v1/gsc/queries?property_id=${props[0].property_id}&dim=date&from=2026-03-01&limit=500`);
+    const byDate = await get(
+      t,
+      acc,
+      `/api/v1/gsc/queries?property_id=${props[0].property_id}&dim=date&from=2026-03-01&limit=500`,
+    );
     expect(byDate.body.data.total_rows).toBe(90);
     expect(byDate.body.data.totals.clicks).toBeGreaterThan(0);
 
     const projects = (await get(t, acc, '/api/v1/ai-visibility/projects')).body.data.projects;
     expect(projects).toHaveLength(2);
     const scanned = projects.find((p: { score_change: number | null }) => p.score_change !== null);
-    const idle = projects.find((p: { visibility_score: number | null }) => p.visibility_score === null);
+    const idle = projects.find(
+      (p: { visibility_score: number | null }) => p.visibility_score === null,
+    );
     expect(scanned).toBeDefined();
     expect(idle).toBeDefined();
-    const sov = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${scanned.id}`)).body.data;
+    const sov = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${scanned.id}`))
+      .body.data;
     expect(sov.competitors).toHaveLength(20);
     expect(sov.share_of_voice.brand_share_pct).toEqual(expect.any(Number));
-    const none = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${idle.id}`)).body.data;
+    const none = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${idle.id}`))
+      .body.data;
     expect(none.latest_snapshot).toBeNull();
   });
 });

@@ -39,11 +39,34 @@ describe('Search Console: GET /gsc/properties and /gsc/queries (spec: Search-con
     await yd.gscRows(prop, [
       // shoes: 10 + 30 clicks, 100 + 300 impressions, positions 2 and 6 → weighted (200 + 1800) / 400 = 5
       row({ query: 'shoes', page: 'https://ex.com/a', clicks: 10, impressions: 100, position: 2 }),
-      row({ query: 'shoes', page: 'https://ex.com/b', device: 'mobile', clicks: 30, impressions: 300, position: 6, date: '2026-06-11' }),
+      row({
+        query: 'shoes',
+        page: 'https://ex.com/b',
+        device: 'mobile',
+        clicks: 30,
+        impressions: 300,
+        position: 6,
+        date: '2026-06-11',
+      }),
       // boots: 40 clicks / 1000 impressions, position 10, with a search appearance
-      row({ query: 'boots', page: 'https://ex.com/b', country: 'gbr', clicks: 40, impressions: 1000, position: 10, search_appearance: 'VIDEO' }),
+      row({
+        query: 'boots',
+        page: 'https://ex.com/b',
+        country: 'gbr',
+        clicks: 40,
+        impressions: 1000,
+        position: 10,
+        search_appearance: 'VIDEO',
+      }),
       // socks: ties boots on clicks (40) → ordered by key
-      row({ query: 'socks', page: 'https://ex.com/c', clicks: 40, impressions: 80, position: 1.5, date: '2026-05-20' }),
+      row({
+        query: 'socks',
+        page: 'https://ex.com/c',
+        clicks: 40,
+        impressions: 80,
+        position: 1.5,
+        date: '2026-05-20',
+      }),
       // outside the default period (more than 28 days ago) and in the future
       row({ query: 'old', clicks: 999, impressions: 1000, date: '2026-05-17' }),
       row({ query: 'future', clicks: 999, impressions: 1000, date: '2026-06-16' }),
@@ -75,7 +98,13 @@ describe('Search Console: GET /gsc/properties and /gsc/queries (spec: Search-con
     const res = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}`);
     expect(res.status).toBe(200);
     const d = res.body.data;
-    expect(d).toMatchObject({ property_id: prop, dim: 'query', from: '2026-05-18', to: '2026-06-15', total_rows: 3 });
+    expect(d).toMatchObject({
+      property_id: prop,
+      dim: 'query',
+      from: '2026-05-18',
+      to: '2026-06-15',
+      total_rows: 3,
+    });
     // all three have 40 clicks: the tie is broken by key
     expect(d.rows).toEqual([
       { key: 'boots', clicks: 40, impressions: 1000, ctr: 4, position: 10 },
@@ -89,14 +118,26 @@ describe('Search Console: GET /gsc/properties and /gsc/queries (spec: Search-con
 
   it('ties are broken by key ascending, whatever the direction', async () => {
     const desc = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}`);
-    expect(desc.body.data.rows.map((r: { key: string }) => r.key)).toEqual(['shoes', 'boots', 'socks'].sort());
+    expect(desc.body.data.rows.map((r: { key: string }) => r.key)).toEqual(
+      ['shoes', 'boots', 'socks'].sort(),
+    );
     const asc = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&dir=asc`);
-    expect(asc.body.data.rows.map((r: { key: string }) => r.key)).toEqual(['boots', 'shoes', 'socks']);
+    expect(asc.body.data.rows.map((r: { key: string }) => r.key)).toEqual([
+      'boots',
+      'shoes',
+      'socks',
+    ]);
   });
 
   it('totals and total_rows cover the whole period whatever the limit', async () => {
-    const res = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&limit=1&sort=impressions`);
-    expect(res.body.data.rows).toEqual([{ key: 'boots', clicks: 40, impressions: 1000, ctr: 4, position: 10 }]);
+    const res = await get(
+      t,
+      acc,
+      `/api/v1/gsc/queries?property_id=${prop}&limit=1&sort=impressions`,
+    );
+    expect(res.body.data.rows).toEqual([
+      { key: 'boots', clicks: 40, impressions: 1000, ctr: 4, position: 10 },
+    ]);
     expect(res.body.data.total_rows).toBe(3);
     expect(res.body.data.totals.clicks).toBe(120);
     expect(res.body.meta).toMatchObject({ sort: 'impressions', limit: 1 });
@@ -109,7 +150,11 @@ describe('Search Console: GET /gsc/properties and /gsc/queries (spec: Search-con
     ['key', 'desc', ['socks', 'shoes', 'boots']],
     ['impressions', 'asc', ['socks', 'shoes', 'boots']],
   ])('sort=%s dir=%s orders the rows', async (sort, dir, keys) => {
-    const res = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&sort=${sort}&dir=${dir}`);
+    const res = await get(
+      t,
+      acc,
+      `/api/v1/gsc/queries?property_id=${prop}&sort=${sort}&dir=${dir}`,
+    );
     expect(res.body.data.rows.map((r: { key: string }) => r.key)).toEqual(keys);
     expect(res.body.meta).toMatchObject({ sort, dir });
   });
@@ -131,26 +176,52 @@ describe('Search Console: GET /gsc/properties and /gsc/queries (spec: Search-con
   it('page dim sums across queries: /b has shoes (30/300, pos 6) and boots (40/1000, pos 10)', async () => {
     // position = (6 × 300 + 10 × 1000) / 1300 = 9.08
     const res = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&dim=page`);
-    expect(res.body.data.rows[0]).toEqual({ key: 'https://ex.com/b', clicks: 70, impressions: 1300, ctr: 5.38, position: 9.08 });
+    expect(res.body.data.rows[0]).toEqual({
+      key: 'https://ex.com/b',
+      clicks: 70,
+      impressions: 1300,
+      ctr: 5.38,
+      position: 9.08,
+    });
   });
 
   it('unknown dim and sort fall back silently to query / clicks and are echoed', async () => {
-    const res = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&dim=browser&sort=revenue`);
+    const res = await get(
+      t,
+      acc,
+      `/api/v1/gsc/queries?property_id=${prop}&dim=browser&sort=revenue`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.dim).toBe('query');
     expect(res.body.meta.sort).toBe('clicks');
-    const hostile = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&dim=query;DROP%20TABLE%20gsc_rows&sort=clicks%20DESC;--`);
+    const hostile = await get(
+      t,
+      acc,
+      `/api/v1/gsc/queries?property_id=${prop}&dim=query;DROP%20TABLE%20gsc_rows&sort=clicks%20DESC;--`,
+    );
     expect(hostile.status).toBe(200);
     expect(hostile.body.data).toMatchObject({ dim: 'query', total_rows: 3 });
     expect(hostile.body.meta.sort).toBe('clicks');
   });
 
   it('from/to choose the period (inclusive); an empty period has zero totals and no rows', async () => {
-    const res = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&from=2026-05-17&to=2026-05-20`);
+    const res = await get(
+      t,
+      acc,
+      `/api/v1/gsc/queries?property_id=${prop}&from=2026-05-17&to=2026-05-20`,
+    );
     expect(res.body.data.rows.map((r: { key: string }) => r.key)).toEqual(['old', 'socks']);
     expect(res.body.data).toMatchObject({ from: '2026-05-17', to: '2026-05-20', total_rows: 2 });
-    const empty = await get(t, acc, `/api/v1/gsc/queries?property_id=${prop}&from=2025-01-01&to=2025-01-31`);
-    expect(empty.body.data).toMatchObject({ rows: [], total_rows: 0, totals: { clicks: 0, impressions: 0, ctr: null, position: null } });
+    const empty = await get(
+      t,
+      acc,
+      `/api/v1/gsc/queries?property_id=${prop}&from=2025-01-01&to=2025-01-31`,
+    );
+    expect(empty.body.data).toMatchObject({
+      rows: [],
+      total_rows: 0,
+      totals: { clicks: 0, impressions: 0, ctr: null, position: null },
+    });
   });
 
   it('the default period follows the injected clock', async () => {
@@ -170,7 +241,9 @@ describe('Search Console: GET /gsc/properties and /gsc/queries (spec: Search-con
     expect(res.body.error.code).toBe('NOT_FOUND');
     expect((await get(t, acc, '/api/v1/gsc/queries?property_id=2147483647')).status).toBe(404);
     const list = await get(t, other, '/api/v1/gsc/properties');
-    expect(list.body.data.properties.map((p: { property_id: number }) => p.property_id)).toEqual([otherProp]);
+    expect(list.body.data.properties.map((p: { property_id: number }) => p.property_id)).toEqual([
+      otherProp,
+    ]);
   });
 
   it.each([
@@ -206,16 +279,24 @@ describe('Search Console: GET /gsc/properties and /gsc/queries (spec: Search-con
     await yd.gscRows(p, [r]);
     await yd.gscRows(p, [{ ...r, clicks: 7, impressions: 70 }]);
     const res = await get(t, acc, `/api/v1/gsc/queries?property_id=${p}`);
-    expect(res.body.data.rows).toEqual([{ key: 'idem', clicks: 7, impressions: 70, ctr: 10, position: 3 }]);
+    expect(res.body.data.rows).toEqual([
+      { key: 'idem', clicks: 7, impressions: 70, ctr: 10, position: 3 },
+    ]);
     expect(res.body.data.total_rows).toBe(1);
-    const n = await t.db.query(`SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`, [p]);
+    const n = await t.db.query(`SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`, [
+      p,
+    ]);
     expect(n[0].n).toBe(1);
   });
 
   describe('periods spanning whole months (monthly rollups + daily edges)', () => {
     let mp: number;
     const q = (from: string, to: string, extra = '') =>
-      get(t, acc, `/api/v1/gsc/queries?property_id=${mp}&from=${from}&to=${to}&sort=key&dir=asc${extra}`);
+      get(
+        t,
+        acc,
+        `/api/v1/gsc/queries?property_id=${mp}&from=${from}&to=${to}&sort=key&dir=asc${extra}`,
+      );
     const keys = (res: { body: { data: { rows: Array<{ key: string; clicks: number }> } } }) =>
       res.body.data.rows.map((r) => `${r.key}:${r.clicks}`);
 

@@ -25,12 +25,25 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
     other = await admin.account('pro', GENEROUS);
     projectA = await yd.rankProject(acc.id, 'alpha.com', 'Alpha');
     projectB = await yd.rankProject(acc.id, 'beta.com', 'Beta');
-    kwMoved = await yd.keyword(projectA, 'running shoes', { difficulty: 55, search_volume: 12000, cpc: 1.25 });
-    kwNever = await yd.keyword(projectA, 'never checked', { country: 'GB', language: 'en', device: 'mobile' });
+    kwMoved = await yd.keyword(projectA, 'running shoes', {
+      difficulty: 55,
+      search_volume: 12000,
+      cpc: 1.25,
+    });
+    kwNever = await yd.keyword(projectA, 'never checked', {
+      country: 'GB',
+      language: 'en',
+      device: 'mobile',
+    });
     kwUnranked = await yd.keyword(projectA, 'dropped out');
     kwB = await yd.keyword(projectB, 'beta keyword', { country: 'de', language: 'de' });
     await yd.checks(kwMoved, [
-      { check_date: '2026-06-13', position: 8, landing_page: 'https://alpha.com/old', gsc_clicks: 3 },
+      {
+        check_date: '2026-06-13',
+        position: 8,
+        landing_page: 'https://alpha.com/old',
+        gsc_clicks: 3,
+      },
       {
         check_date: '2026-06-14',
         position: 3,
@@ -55,7 +68,8 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
   });
   afterAll(() => t.close());
 
-  const byId = (rows: Array<{ keyword_id: number }>, id: number) => rows.find((r) => r.keyword_id === id)!;
+  const byId = (rows: Array<{ keyword_id: number }>, id: number) =>
+    rows.find((r) => r.keyword_id === id)!;
 
   it('lists the account’s keywords with the spec fields, ordered by project id then keyword id', async () => {
     const res = await get(t, acc, '/api/v1/rank/keywords');
@@ -94,8 +108,19 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
   it('a never-checked keyword has null (never 0) latest-position fields, but country/language/device', async () => {
     const res = await get(t, acc, '/api/v1/rank/keywords');
     const k = byId(res.body.data.keywords, kwNever) as unknown as Record<string, unknown>;
-    for (const f of ['last_checked', 'current_position', 'previous_position', 'position_change', 'landing_page',
-      'gsc_clicks', 'gsc_impressions', 'gsc_ctr', 'local_pack', 'featured_snippet', 'ai_overview']) {
+    for (const f of [
+      'last_checked',
+      'current_position',
+      'previous_position',
+      'position_change',
+      'landing_page',
+      'gsc_clicks',
+      'gsc_impressions',
+      'gsc_ctr',
+      'local_pack',
+      'featured_snippet',
+      'ai_overview',
+    ]) {
       expect(k[f]).toBeNull();
     }
     expect(k).toMatchObject({ country: 'GB', language: 'en', device: 'mobile' });
@@ -114,11 +139,18 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
       position_change: null,
       last_checked: '2026-06-14',
     });
-    expect(byId(res.body.data.keywords, kwB)).toMatchObject({ previous_position: null, position_change: null });
+    expect(byId(res.body.data.keywords, kwB)).toMatchObject({
+      previous_position: null,
+      position_change: null,
+    });
     // a keyword that dropped: 12 → 19 gives −7
     await yd.checks(kwB, [{ check_date: '2026-06-15', position: 19 }]);
     const again = await get(t, acc, '/api/v1/rank/keywords');
-    expect(byId(again.body.data.keywords, kwB)).toMatchObject({ previous_position: 12, current_position: 19, position_change: -7 });
+    expect(byId(again.body.data.keywords, kwB)).toMatchObject({
+      previous_position: 12,
+      current_position: 19,
+      position_change: -7,
+    });
   });
 
   it('project_id restricts to one project and is echoed; another account’s project is 404', async () => {
@@ -141,8 +173,18 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
   });
 
   it.each([
-    ['limit=0'], ['limit=501'], ['limit=abc'], ['limit=1.5'], ['limit='], ['limit=1&limit=2'], ['limit=99999999999999999999'],
-    ['project_id=0'], ['project_id=-3'], ['project_id=abc'], ["project_id=1%20OR%201=1"], ['project_id=1;DROP%20TABLE%20rank_checks'],
+    ['limit=0'],
+    ['limit=501'],
+    ['limit=abc'],
+    ['limit=1.5'],
+    ['limit='],
+    ['limit=1&limit=2'],
+    ['limit=99999999999999999999'],
+    ['project_id=0'],
+    ['project_id=-3'],
+    ['project_id=abc'],
+    ['project_id=1%20OR%201=1'],
+    ['project_id=1;DROP%20TABLE%20rank_checks'],
     ['project_id=99999999999'],
   ])('GET /rank/keywords?%s → 422 VALIDATION_ERROR with details', async (qs) => {
     const res = await get(t, acc, `/api/v1/rank/keywords?${qs}`);
@@ -169,15 +211,52 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
     it('history is newest first with previous_position and change; keyword head; meta days_requested/points', async () => {
       const res = await get(t, acc, `/api/v1/rank/history?keyword_id=${kwHist}&days=7`);
       expect(res.status).toBe(200);
-      expect(res.body.data.keyword).toEqual({ id: kwHist, keyword: 'history keyword', project_id: projectA, domain: 'alpha.com', project: 'Alpha' });
+      expect(res.body.data.keyword).toEqual({
+        id: kwHist,
+        keyword: 'history keyword',
+        project_id: projectA,
+        domain: 'alpha.com',
+        project: 'Alpha',
+      });
       const h = res.body.data.history;
-      expect(h.map((e: { check_date: string }) => e.check_date)).toEqual(['2026-06-15', '2026-06-13', '2026-06-12', '2026-06-11', '2026-06-10']);
+      expect(h.map((e: { check_date: string }) => e.check_date)).toEqual([
+        '2026-06-15',
+        '2026-06-13',
+        '2026-06-12',
+        '2026-06-11',
+        '2026-06-10',
+      ]);
       expect(h[0]).toMatchObject({ position: 9, previous_position: 15, change: 6 });
-      expect(h[1]).toMatchObject({ position: 15, previous_position: 7, change: -8, sitelinks: true, gsc_average_position: 14.2 });
+      expect(h[1]).toMatchObject({
+        position: 15,
+        previous_position: 7,
+        change: -8,
+        sitelinks: true,
+        gsc_average_position: 14.2,
+      });
       expect(h[3]).toMatchObject({ position: null, previous_position: 20, change: null });
       // the oldest point's previous_position comes from the check before the window
-      expect(h[4]).toMatchObject({ position: 20, previous_position: 50, change: 30, people_also_ask: true });
-      for (const f of ['featured_snippet', 'ai_overview', 'people_also_ask', 'local_pack', 'images', 'videos', 'shopping', 'knowledge_graph', 'sitelinks', 'landing_page', 'gsc_clicks', 'gsc_impressions', 'gsc_ctr']) {
+      expect(h[4]).toMatchObject({
+        position: 20,
+        previous_position: 50,
+        change: 30,
+        people_also_ask: true,
+      });
+      for (const f of [
+        'featured_snippet',
+        'ai_overview',
+        'people_also_ask',
+        'local_pack',
+        'images',
+        'videos',
+        'shopping',
+        'knowledge_graph',
+        'sitelinks',
+        'landing_page',
+        'gsc_clicks',
+        'gsc_impressions',
+        'gsc_ctr',
+      ]) {
         expect(h[0]).toHaveProperty(f);
       }
       expect(res.body.meta).toMatchObject({ days_requested: 7, points: 5 });
@@ -190,7 +269,9 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
 
     it('the window is the last `days` days by the injected clock (days=1 is today only)', async () => {
       const one = await get(t, acc, `/api/v1/rank/history?keyword_id=${kwHist}&days=1`);
-      expect(one.body.data.history.map((e: { check_date: string }) => e.check_date)).toEqual(['2026-06-15']);
+      expect(one.body.data.history.map((e: { check_date: string }) => e.check_date)).toEqual([
+        '2026-06-15',
+      ]);
       expect(one.body.meta.points).toBe(1);
       const def = await get(t, acc, `/api/v1/rank/history?keyword_id=${kwHist}`);
       expect(def.body.meta.days_requested).toBe(90);
@@ -202,7 +283,12 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
       try {
         const later = await get(t, acc, `/api/v1/rank/history?keyword_id=${kwHist}&days=7`);
         expect(later.body.meta.points).toBe(0);
-        expect(later.body.data.trend).toEqual({ first: null, latest: null, best: null, worst: null });
+        expect(later.body.data.trend).toEqual({
+          first: null,
+          latest: null,
+          best: null,
+          worst: null,
+        });
       } finally {
         t.clock.set('2026-06-15T09:30:00Z');
       }
@@ -227,9 +313,17 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
     });
 
     it.each([
-      [''], ['keyword_id='], ['keyword_id=abc'], ['keyword_id=1.5'], ['keyword_id=0'],
-      ['keyword_id=1%27%20OR%20%271%27=%271'], ['keyword_id=1&days=0'], ['keyword_id=1&days=366'], ['keyword_id=1&days=7.5'],
-      ['keyword_id=1&days=1e3'], ['keyword_id=1&days=9999999999999999999999'],
+      [''],
+      ['keyword_id='],
+      ['keyword_id=abc'],
+      ['keyword_id=1.5'],
+      ['keyword_id=0'],
+      ['keyword_id=1%27%20OR%20%271%27=%271'],
+      ['keyword_id=1&days=0'],
+      ['keyword_id=1&days=366'],
+      ['keyword_id=1&days=7.5'],
+      ['keyword_id=1&days=1e3'],
+      ['keyword_id=1&days=9999999999999999999999'],
     ])('GET /rank/history?%s → 422 VALIDATION_ERROR', async (qs) => {
       const res = await get(t, acc, `/api/v1/rank/history?${qs}`);
       expect(res.status).toBe(422);

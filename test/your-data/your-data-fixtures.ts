@@ -5,7 +5,8 @@ import { TestApp } from '../helpers/test-app';
 export const GENEROUS = { requests_per_minute: 100_000 };
 
 export function expectOk(res: { status: number; body: unknown }, status = 200): void {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== status)
+    throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
 }
 
 /** Your-data fixtures written through the admin ingestion API. */
@@ -14,7 +15,8 @@ export class YourDataAdmin {
 
   async rankProject(accountId: number, domain = 'example.com', name = 'Example') {
     const res = await this.admin.post(`/accounts/${accountId}/rank-projects`, { domain, name });
-    if (res.status !== 201 && res.status !== 200) throw new Error(`rank project: ${JSON.stringify(res.body)}`);
+    if (res.status !== 201 && res.status !== 200)
+      throw new Error(`rank project: ${JSON.stringify(res.body)}`);
     return res.body.data.id as number;
   }
 
@@ -26,7 +28,8 @@ export class YourDataAdmin {
       device: 'desktop',
       ...extra,
     });
-    if (res.status !== 201 && res.status !== 200) throw new Error(`keyword: ${JSON.stringify(res.body)}`);
+    if (res.status !== 201 && res.status !== 200)
+      throw new Error(`keyword: ${JSON.stringify(res.body)}`);
     return res.body.data.id as number;
   }
 
@@ -36,14 +39,19 @@ export class YourDataAdmin {
     return res.body.data.stored as number;
   }
 
-  async gscProperty(accountId: number, uri = 'sc-domain:example.com', extra: Record<string, unknown> = {}) {
+  async gscProperty(
+    accountId: number,
+    uri = 'sc-domain:example.com',
+    extra: Record<string, unknown> = {},
+  ) {
     const res = await this.admin.post(`/accounts/${accountId}/gsc-properties`, {
       property_uri: uri,
       display_name: 'Example',
       google_email: 'owner@example.com',
       ...extra,
     });
-    if (res.status !== 201 && res.status !== 200) throw new Error(`gsc property: ${JSON.stringify(res.body)}`);
+    if (res.status !== 201 && res.status !== 200)
+      throw new Error(`gsc property: ${JSON.stringify(res.body)}`);
     return res.body.data.id as number;
   }
 
@@ -63,7 +71,8 @@ export class YourDataAdmin {
       tracking_frequency: 'weekly',
       ...extra,
     });
-    if (res.status !== 201 && res.status !== 200) throw new Error(`ai project: ${JSON.stringify(res.body)}`);
+    if (res.status !== 201 && res.status !== 200)
+      throw new Error(`ai project: ${JSON.stringify(res.body)}`);
     return res.body.data.id as number;
   }
 

@@ -21,7 +21,9 @@ export class AiVisibilityController {
   }
 
   @Get('share-of-voice')
-  @ApiOperation({ summary: 'The latest scan of a project: snapshot, share of voice, top 20 competitors' })
+  @ApiOperation({
+    summary: 'The latest scan of a project: snapshot, share of voice, top 20 competitors',
+  })
   async shareOfVoice(@CurrentAuth() auth: AuthContext, @Query() q: ShareOfVoiceQueryDto) {
     const project = await this.repo.project(auth.accountId, q.project_id);
     if (!project) throw ApiError.notFound('Project');

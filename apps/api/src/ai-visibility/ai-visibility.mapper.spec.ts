@@ -2,7 +2,12 @@ import { scoreChange, shareOfVoice } from './ai-visibility.mapper';
 
 describe('AI-visibility mapping', () => {
   it('brand_share_pct is the brand share of all brand + competitor mentions', () => {
-    expect(shareOfVoice(30, 90)).toEqual({ brand_mentions: 30, competitor_mentions: 90, total_mentions: 120, brand_share_pct: 25 });
+    expect(shareOfVoice(30, 90)).toEqual({
+      brand_mentions: 30,
+      competitor_mentions: 90,
+      total_mentions: 120,
+      brand_share_pct: 25,
+    });
     expect(shareOfVoice(1, 2).brand_share_pct).toBe(33.33);
   });
 

@@ -43,7 +43,11 @@ export function shareOfVoice(brandMentions: number, competitorMentions: number) 
 }
 
 /** data of GET /ai-visibility/share-of-voice. */
-export function shareOfVoiceView(p: AiProjectRow, s: SnapshotRow | null, competitors: CompetitorRow[]) {
+export function shareOfVoiceView(
+  p: AiProjectRow,
+  s: SnapshotRow | null,
+  competitors: CompetitorRow[],
+) {
   return {
     project: {
       id: p.id,

@@ -52,9 +52,10 @@ export class AiVisibilityRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async listProjects(accountId: number): Promise<AiProjectRow[]> {
-    return this.db.query(`SELECT ${PROJECT_COLUMNS} FROM ai_visibility_projects WHERE account_id = $1 ORDER BY id`, [
-      accountId,
-    ]);
+    return this.db.query(
+      `SELECT ${PROJECT_COLUMNS} FROM ai_visibility_projects WHERE account_id = $1 ORDER BY id`,
+      [accountId],
+    );
   }
 
   async project(accountId: number, projectId: number): Promise<AiProjectRow | null> {

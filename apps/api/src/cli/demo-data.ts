@@ -38,18 +38,72 @@ export function prng(seed: number): () => number {
   };
 }
 
-const OUTDOOR = ['hiking boots', 'trail running shoes', 'waterproof jacket', 'camping tent', 'sleeping bag', 'trekking poles',
-  'down jacket', 'hiking backpack', 'rain pants', 'merino socks', 'headlamp', 'water filter', 'camp stove', 'fleece jacket',
-  'gaiters', 'climbing harness', 'insulated bottle', 'ultralight tent', 'bivy sack', 'hiking sandals'];
+const OUTDOOR = [
+  'hiking boots',
+  'trail running shoes',
+  'waterproof jacket',
+  'camping tent',
+  'sleeping bag',
+  'trekking poles',
+  'down jacket',
+  'hiking backpack',
+  'rain pants',
+  'merino socks',
+  'headlamp',
+  'water filter',
+  'camp stove',
+  'fleece jacket',
+  'gaiters',
+  'climbing harness',
+  'insulated bottle',
+  'ultralight tent',
+  'bivy sack',
+  'hiking sandals',
+];
 const MODIFIERS = ['best', 'cheap', 'women', 'men', 'review', 'sale'];
-const RECIPES = ['sourdough bread', 'banana bread', 'lasagna', 'chicken curry', 'pancakes', 'chocolate cake', 'tomato soup',
-  'pad thai', 'risotto', 'granola', 'lentil soup', 'apple pie', 'guacamole', 'focaccia', 'ramen', 'brownies', 'hummus',
-  'carbonara', 'shakshuka', 'paella'];
-const FEATURES = ['featured_snippet', 'ai_overview', 'people_also_ask', 'local_pack', 'images', 'videos', 'shopping',
-  'knowledge_graph', 'sitelinks'] as const;
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const RECIPES = [
+  'sourdough bread',
+  'banana bread',
+  'lasagna',
+  'chicken curry',
+  'pancakes',
+  'chocolate cake',
+  'tomato soup',
+  'pad thai',
+  'risotto',
+  'granola',
+  'lentil soup',
+  'apple pie',
+  'guacamole',
+  'focaccia',
+  'ramen',
+  'brownies',
+  'hummus',
+  'carbonara',
+  'shakshuka',
+  'paella',
+];
+const FEATURES = [
+  'featured_snippet',
+  'ai_overview',
+  'people_also_ask',
+  'local_pack',
+  'images',
+  'videos',
+  'shopping',
+  'knowledge_graph',
+  'sitelinks',
+] as const;
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
-export async function seedDemoData(app: INestApplicationContext, accountId: number): Promise<DemoDataSummary> {
+export async function seedDemoData(
+  app: INestApplicationContext,
+  accountId: number,
+): Promise<DemoDataSummary> {
   const db = app.get(DataSource);
   const now = app.get(Clock).now();
   const today = parsePlainDate(plainDate(now))!;
@@ -59,11 +113,21 @@ export async function seedDemoData(app: INestApplicationContext, accountId: numb
   const ai = new AiVisibilityIngestionRepository(db);
   const rnd = prng(20_261_121);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
-  const summary: DemoDataSummary = { rankProjects: 0, keywords: 0, checks: 0, gscRows: 0, aiScans: 0 };
+  const summary: DemoDataSummary = {
+    rankProjects: 0,
+    keywords: 0,
+    checks: 0,
+    gscRows: 0,
+    aiScans: 0,
+  };
 
   // ---- rank tracking: 30 + 20 keywords, 120 days -------------------------------------
   const projects = [
-    { domain: 'demo-outdoor.com', name: 'Outdoor Store', words: OUTDOOR.flatMap((w, i) => (i < 15 ? [w, `${MODIFIERS[i % 6]} ${w}`] : [])) },
+    {
+      domain: 'demo-outdoor.com',
+      name: 'Outdoor Store',
+      words: OUTDOOR.flatMap((w, i) => (i < 15 ? [w, `${MODIFIERS[i % 6]} ${w}`] : [])),
+    },
     { domain: 'demo-recipes.com', name: 'Recipe Blog', words: RECIPES.map((w) => `${w} recipe`) },
   ];
   for (const [pi, p] of projects.entries()) {
@@ -97,7 +161,10 @@ export async function seedDemoData(app: INestApplicationContext, accountId: numb
         const unranked = rnd() < 0.06 || (ki % 9 === 4 && back > 100); // some gaps, one late entrant
         const position = unranked ? null : Math.round(pos);
         const impressions = position === null ? 0 : Math.round(2000 / position + rnd() * 50);
-        const clicks = position === null ? 0 : Math.round(impressions * Math.min(0.35, 0.4 / position) * (0.5 + rnd()));
+        const clicks =
+          position === null
+            ? 0
+            : Math.round(impressions * Math.min(0.35, 0.4 / position) * (0.5 + rnd()));
         const check: RankCheckDto = {
           check_date: day(back),
           position,
@@ -105,7 +172,8 @@ export async function seedDemoData(app: INestApplicationContext, accountId: numb
           gsc_clicks: clicks,
           gsc_impressions: impressions,
           gsc_ctr: impressions ? Math.round((clicks / impressions) * 10_000) / 100 : null,
-          gsc_average_position: position === null ? null : Math.round((position + rnd() * 2) * 10) / 10,
+          gsc_average_position:
+            position === null ? null : Math.round((position + rnd() * 2) * 10) / 10,
         };
         FEATURES.forEach((f, i) => (check[f] = rnd() < featureOdds[i]));
         checks.push(check);
@@ -128,10 +196,19 @@ export async function seedDemoData(app: INestApplicationContext, accountId: numb
     },
     now,
   ))!;
-  const queries = OUTDOOR.flatMap((w) => [w, `best ${w}`, `${w} sale`, `${w} review`, `how to choose ${w}`, `${w} near me`]);
+  const queries = OUTDOOR.flatMap((w) => [
+    w,
+    `best ${w}`,
+    `${w} sale`,
+    `${w} review`,
+    `how to choose ${w}`,
+    `${w} near me`,
+  ]);
   const combos = queries.map((q, i) => ({
     query: q,
-    pages: [`https://demo-outdoor.com/${slug(OUTDOOR[i % OUTDOOR.length])}`].concat(i % 3 === 0 ? ['https://demo-outdoor.com/blog/guide'] : []),
+    pages: [`https://demo-outdoor.com/${slug(OUTDOOR[i % OUTDOOR.length])}`].concat(
+      i % 3 === 0 ? ['https://demo-outdoor.com/blog/guide'] : [],
+    ),
     base: 1 + rnd() * 30,
     volume: 20 + rnd() * 400,
   }));
@@ -147,10 +224,23 @@ export async function seedDemoData(app: INestApplicationContext, accountId: numb
           if (rnd() < 0.45) continue; // not every slice has impressions every day
           const country = rnd() < 0.8 ? 'usa' : pick(['gbr', 'can', 'aus']);
           const position = Math.round(Math.max(1, c.base + (rnd() - 0.5) * 6) * 10) / 10;
-          const impressions = Math.max(1, Math.round((c.volume * (device === 'mobile' ? 1.3 : 1)) / position));
+          const impressions = Math.max(
+            1,
+            Math.round((c.volume * (device === 'mobile' ? 1.3 : 1)) / position),
+          );
           const clicks = Math.round(impressions * Math.min(0.3, 0.3 / position) * rnd() * 2);
           const appearance = page.includes('/blog/') && rnd() < 0.5 ? 'FAQ_RICH_RESULT' : '';
-          batch.push({ date: day(back), query: c.query, page, country, device, search_appearance: appearance, clicks: Math.min(clicks, impressions), impressions, position });
+          batch.push({
+            date: day(back),
+            query: c.query,
+            page,
+            country,
+            device,
+            search_appearance: appearance,
+            clicks: Math.min(clicks, impressions),
+            impressions,
+            position,
+          });
         }
       }
     }
@@ -159,14 +249,32 @@ export async function seedDemoData(app: INestApplicationContext, accountId: numb
   await flush();
 
   // ---- AI visibility: one scanned weekly (25 competitors), one never scanned --------------
-  const scanned = (await ai.upsertProject(accountId, {
-    domain: 'demo-outdoor.com', brand_name: 'Outdoor Store', target_country: 'US', target_language: 'en',
-    ai_engine: 'chatgpt', tracking_frequency: 'weekly', status: 'active',
-  }, now))!;
-  await ai.upsertProject(accountId, {
-    domain: 'demo-recipes.com', brand_name: 'Recipe Blog', target_country: 'US', target_language: 'en',
-    ai_engine: 'perplexity', tracking_frequency: 'weekly', status: 'active',
-  }, now);
+  const scanned = (await ai.upsertProject(
+    accountId,
+    {
+      domain: 'demo-outdoor.com',
+      brand_name: 'Outdoor Store',
+      target_country: 'US',
+      target_language: 'en',
+      ai_engine: 'chatgpt',
+      tracking_frequency: 'weekly',
+      status: 'active',
+    },
+    now,
+  ))!;
+  await ai.upsertProject(
+    accountId,
+    {
+      domain: 'demo-recipes.com',
+      brand_name: 'Recipe Blog',
+      target_country: 'US',
+      target_language: 'en',
+      ai_engine: 'perplexity',
+      tracking_frequency: 'weekly',
+      status: 'active',
+    },
+    now,
+  );
   const rivals = Array.from({ length: 25 }, (_, i) => ({
     name: `${pick(['Summit', 'Trail', 'Peak', 'Ridge', 'Alpine', 'Canyon'])} ${pick(['Gear', 'Outfitters', 'Supply', 'Co', 'Sports'])} ${i + 1}`,
     domain: `rival-${i + 1}.example`,
@@ -184,19 +292,23 @@ export async function seedDemoData(app: INestApplicationContext, accountId: numb
       visibility_score: Math.round(Math.min(100, r.strength * 1.2) * 10) / 10,
       avg_position: Math.round((1 + rnd() * 6) * 10) / 10,
     }));
-    await ai.storeScan(scanned.id as number, {
-      snapshot_date: day(week * 7),
-      visibility_score: Math.round(score * 10) / 10,
-      geo_score: Math.round((score * 0.9 + rnd() * 8) * 10) / 10,
-      mention_rate: Math.round((brandMentions / prompts) * 1000) / 10,
-      avg_position: Math.round((2 + rnd() * 3) * 10) / 10,
-      sentiment_avg: Math.round((0.2 + rnd() * 0.6) * 100) / 100,
-      citation_rate: Math.round(rnd() * 300) / 10,
-      competition_score: Math.round((50 + rnd() * 30) * 10) / 10,
-      prompts_evaluated: prompts,
-      brand_mentions: brandMentions,
-      competitors,
-    }, now);
+    await ai.storeScan(
+      scanned.id as number,
+      {
+        snapshot_date: day(week * 7),
+        visibility_score: Math.round(score * 10) / 10,
+        geo_score: Math.round((score * 0.9 + rnd() * 8) * 10) / 10,
+        mention_rate: Math.round((brandMentions / prompts) * 1000) / 10,
+        avg_position: Math.round((2 + rnd() * 3) * 10) / 10,
+        sentiment_avg: Math.round((0.2 + rnd() * 0.6) * 100) / 100,
+        citation_rate: Math.round(rnd() * 300) / 10,
+        competition_score: Math.round((50 + rnd() * 30) * 10) / 10,
+        prompts_evaluated: prompts,
+        brand_mentions: brandMentions,
+        competitors,
+      },
+      now,
+    );
     summary.aiScans++;
   }
   return summary;

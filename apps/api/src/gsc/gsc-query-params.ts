@@ -1,6 +1,13 @@
 import { ApiError, addDays, parsePlainDate, plainDate } from '@app/core';
 
-export const GSC_DIMENSIONS = ['query', 'page', 'country', 'device', 'date', 'searchAppearance'] as const;
+export const GSC_DIMENSIONS = [
+  'query',
+  'page',
+  'country',
+  'device',
+  'date',
+  'searchAppearance',
+] as const;
 export type GscDimension = (typeof GSC_DIMENSIONS)[number];
 
 export const GSC_SORTS = ['clicks', 'impressions', 'ctr', 'position', 'key'] as const;
@@ -30,14 +37,25 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], fallback:
  * by the injected clock; a reversed period is a validation error.
  */
 export function resolveGscQuery(
-  q: { dim?: unknown; sort?: unknown; dir?: 'asc' | 'desc'; from?: string; to?: string; limit?: number },
+  q: {
+    dim?: unknown;
+    sort?: unknown;
+    dir?: 'asc' | 'desc';
+    from?: string;
+    to?: string;
+    limit?: number;
+  },
   now: Date,
 ): GscQueryPlan {
   const today = parsePlainDate(plainDate(now))!;
   const to = q.to ?? plainDate(today);
   // Default start: 28 days before today; when an explicit `to` lies before that, 28 days before `to`.
   const defaultFrom = plainDate(addDays(today, -DEFAULT_PERIOD_DAYS));
-  const from = q.from ?? (defaultFrom <= to ? defaultFrom : plainDate(addDays(parsePlainDate(to)!, -DEFAULT_PERIOD_DAYS)));
+  const from =
+    q.from ??
+    (defaultFrom <= to
+      ? defaultFrom
+      : plainDate(addDays(parsePlainDate(to)!, -DEFAULT_PERIOD_DAYS)));
   if (from > to) {
     throw new ApiError('VALIDATION_ERROR', 'from must not be after to.', {
       details: [{ field: 'from', message: 'from must be on or before to' }],

@@ -26,9 +26,13 @@ export class GscController {
 
   @Get('queries')
   @ApiOperation({ summary: 'Search Console performance aggregated by one dimension over a period' })
-  async queries(@CurrentAuth() auth: AuthContext, @Query() q: GscQueriesQueryDto): Promise<WithMeta<unknown>> {
+  async queries(
+    @CurrentAuth() auth: AuthContext,
+    @Query() q: GscQueriesQueryDto,
+  ): Promise<WithMeta<unknown>> {
     const plan = resolveGscQuery(q, this.clock.now());
-    if (!(await this.repo.propertyOwned(auth.accountId, q.property_id))) throw ApiError.notFound('Property');
+    if (!(await this.repo.propertyOwned(auth.accountId, q.property_id)))
+      throw ApiError.notFound('Property');
     const agg = await this.repo.aggregate(auth.accountId, q.property_id, plan);
     return withMeta(
       {

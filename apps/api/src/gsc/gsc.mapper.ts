@@ -27,7 +27,11 @@ export interface GscMetrics {
 }
 
 /** Sums → the public metrics: ctr = clicks / impressions × 100, position = Σ(position × impressions) / Σ impressions. */
-export function metricsView(sums: { clicks: string | number; impressions: string | number; position_weighted: number }): GscMetrics {
+export function metricsView(sums: {
+  clicks: string | number;
+  impressions: string | number;
+  position_weighted: number;
+}): GscMetrics {
   const clicks = Number(sums.clicks);
   const impressions = Number(sums.impressions);
   return {

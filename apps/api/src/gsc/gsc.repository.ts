@@ -51,10 +51,10 @@ export class GscRepository {
   }
 
   async propertyOwned(accountId: number, propertyId: number): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM gsc_properties WHERE id = $1 AND account_id = $2`, [
-      propertyId,
-      accountId,
-    ]);
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM gsc_properties WHERE id = $1 AND account_id = $2`,
+      [propertyId, accountId],
+    );
     return rows.length > 0;
   }
 
@@ -64,11 +64,19 @@ export class GscRepository {
    * the page of `limit` groups in the requested order (ties by key), the number of groups,
    * and the property-wide totals of the period (from the per-date daily rollup).
    */
-  async aggregate(accountId: number, propertyId: number, plan: GscQueryPlan): Promise<GscAggregate> {
+  async aggregate(
+    accountId: number,
+    propertyId: number,
+    plan: GscQueryPlan,
+  ): Promise<GscAggregate> {
     const dim: GscDimension = plan.dim;
     const dir = plan.dir === 'asc' ? 'ASC' : 'DESC';
-    const order = plan.sort === 'key' ? `key ${dir}` : `${SORT_EXPR[plan.sort]} ${dir} NULLS LAST, key ASC`;
-    const split: PeriodSplit = dim === 'date' ? { months: null, days: [[plan.from, plan.to]] } : splitPeriod(plan.from, plan.to);
+    const order =
+      plan.sort === 'key' ? `key ${dir}` : `${SORT_EXPR[plan.sort]} ${dir} NULLS LAST, key ASC`;
+    const split: PeriodSplit =
+      dim === 'date'
+        ? { months: null, days: [[plan.from, plan.to]] }
+        : splitPeriod(plan.from, plan.to);
     const [a, b] = [split.days[0] ?? [null, null], split.days[1] ?? [null, null]];
     const [m1, m2] = split.months ?? [null, null];
     const sql = `
@@ -101,7 +109,20 @@ export class GscRepository {
       SELECT (SELECT count(*) FROM g)::int AS total_rows,
              (SELECT row_to_json(t) FROM t WHERE t.impressions IS NOT NULL) AS totals,
              COALESCE((SELECT json_agg(page ORDER BY ${order}) FROM page), '[]'::json) AS rows`;
-    const params = [accountId, propertyId, dim, a[0], a[1], b[0], b[1], m1, m2, plan.from, plan.to, plan.limit];
+    const params = [
+      accountId,
+      propertyId,
+      dim,
+      a[0],
+      a[1],
+      b[0],
+      b[1],
+      m1,
+      m2,
+      plan.from,
+      plan.to,
+      plan.limit,
+    ];
     const [row] = await this.db.query(sql, params);
     return row as GscAggregate;
   }

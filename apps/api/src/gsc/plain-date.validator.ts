@@ -8,7 +8,8 @@ export function IsPlainDate(options?: ValidationOptions): PropertyDecorator {
       name: 'isPlainDate',
       validator: {
         validate: (v: unknown) => typeof v === 'string' && parsePlainDate(v) !== null,
-        defaultMessage: (args) => `${args?.property} must be a calendar date in the form YYYY-MM-DD`,
+        defaultMessage: (args) =>
+          `${args?.property} must be a calendar date in the form YYYY-MM-DD`,
       },
     },
     options,
@@ -16,14 +17,23 @@ export function IsPlainDate(options?: ValidationOptions): PropertyDecorator {
 }
 
 /** A finite number within [min, max], or null. Present members only (combine with presence checks). */
-export function IsNullableNumber(min: number, max: number, integer: boolean, options?: ValidationOptions): PropertyDecorator {
+export function IsNullableNumber(
+  min: number,
+  max: number,
+  integer: boolean,
+  options?: ValidationOptions,
+): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isNullableNumber',
       validator: {
         validate: (v: unknown) =>
           v === null ||
-          (typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max && (!integer || Number.isInteger(v))),
+          (typeof v === 'number' &&
+            Number.isFinite(v) &&
+            v >= min &&
+            v <= max &&
+            (!integer || Number.isInteger(v))),
         defaultMessage: (args) =>
           `${args?.property} must be null or ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
       },

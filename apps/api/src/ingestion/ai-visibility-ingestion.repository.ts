@@ -98,9 +98,12 @@ export class AiVisibilityIngestionRepository {
           ],
         );
       }
-      const [scores] = await queryRows<{ visibility_score: number | null; previous_visibility_score: number | null }>(
-          m,
-          `UPDATE ai_visibility_projects p SET
+      const [scores] = await queryRows<{
+        visibility_score: number | null;
+        previous_visibility_score: number | null;
+      }>(
+        m,
+        `UPDATE ai_visibility_projects p SET
              visibility_score = (SELECT s.visibility_score FROM ai_visibility_snapshots s
                                  WHERE s.project_id = p.id ORDER BY s.snapshot_date DESC LIMIT 1),
              previous_visibility_score = (SELECT s.visibility_score FROM ai_visibility_snapshots s
@@ -108,8 +111,8 @@ export class AiVisibilityIngestionRepository {
              updated_at = $2
            WHERE p.id = $1
            RETURNING visibility_score, previous_visibility_score`,
-          [projectId, now],
-        );
+        [projectId, now],
+      );
       return { competitors: s.competitors.length, ...scores };
     });
   }

@@ -31,7 +31,9 @@ export class GscIngestionController {
 
   @Post('gsc-properties/:id/rows')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Store daily Search Console facts (up to 10,000; upsert on the row key)' })
+  @ApiOperation({
+    summary: 'Store daily Search Console facts (up to 10,000; upsert on the row key)',
+  })
   async rows(@Param('id', ParseIdPipe) propertyId: number, @Body() body: GscRowsDto) {
     const stored = await this.repo.storeRows(propertyId, body.rows);
     if (stored === null) throw ApiError.notFound('GSC property');

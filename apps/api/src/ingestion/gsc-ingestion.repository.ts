@@ -180,10 +180,20 @@ export interface SqlRunner {
  * Replaces the daily rollups of `dates` and the monthly rollups of their months for one
  * property (inside the caller's transaction).
  */
-export async function rebuildRollups(m: SqlRunner, propertyId: number, dates: string[]): Promise<void> {
+export async function rebuildRollups(
+  m: SqlRunner,
+  propertyId: number,
+  dates: string[],
+): Promise<void> {
   const months = monthsOf(dates);
-  await m.query(`DELETE FROM gsc_daily_rollups WHERE property_id = $1 AND date = ANY($2::date[])`, [propertyId, dates]);
+  await m.query(`DELETE FROM gsc_daily_rollups WHERE property_id = $1 AND date = ANY($2::date[])`, [
+    propertyId,
+    dates,
+  ]);
   await m.query(REBUILD_ROLLUPS_SQL, [propertyId, dates]);
-  await m.query(`DELETE FROM gsc_monthly_rollups WHERE property_id = $1 AND month = ANY($2::date[])`, [propertyId, months]);
+  await m.query(
+    `DELETE FROM gsc_monthly_rollups WHERE property_id = $1 AND month = ANY($2::date[])`,
+    [propertyId, months],
+  );
   await m.query(REBUILD_MONTHLY_ROLLUPS_SQL, [propertyId, months]);
 }

@@ -1,7 +1,12 @@
 import { recordTimestamp } from '@app/core';
 
 /** Answers of the ingestion endpoints (snake_case, record timestamps formatted). */
-export function rankProjectView(r: { id: number; account_id: number; domain: string; name: string }) {
+export function rankProjectView(r: {
+  id: number;
+  account_id: number;
+  domain: string;
+  name: string;
+}) {
   return { id: r.id, account_id: r.account_id, domain: r.domain, name: r.name };
 }
 

@@ -4,7 +4,11 @@ import type { Response } from 'express';
 import { ApiError, Clock } from '@app/core';
 import { ParseIdPipe } from '@app/gateway';
 import { AdminController } from '../admin/admin-route.decorator';
-import { CreateRankProjectDto, CreateTrackedKeywordDto, RankChecksDto } from './dto/rank-ingestion.dto';
+import {
+  CreateRankProjectDto,
+  CreateTrackedKeywordDto,
+  RankChecksDto,
+} from './dto/rank-ingestion.dto';
 import { RankIngestionRepository } from './rank-ingestion.repository';
 import { rankProjectView, withoutCreated } from './ingestion-views';
 

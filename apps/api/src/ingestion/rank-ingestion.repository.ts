@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CreateRankProjectDto, CreateTrackedKeywordDto, RankCheckDto } from './dto/rank-ingestion.dto';
+import {
+  CreateRankProjectDto,
+  CreateTrackedKeywordDto,
+  RankCheckDto,
+} from './dto/rank-ingestion.dto';
 
 export interface Upserted<T> {
   row: T;
@@ -27,15 +31,20 @@ export class RankIngestionRepository {
 
   /** Creates the project, or renames the account's project of the same domain. null: no such account. */
   async upsertProject(accountId: number, p: CreateRankProjectDto, now: Date) {
-    const rows: Array<{ id: number; account_id: number; domain: string; name: string; created: boolean }> =
-      await this.db.query(
-        `INSERT INTO rank_projects (account_id, domain, name, created_at, updated_at)
+    const rows: Array<{
+      id: number;
+      account_id: number;
+      domain: string;
+      name: string;
+      created: boolean;
+    }> = await this.db.query(
+      `INSERT INTO rank_projects (account_id, domain, name, created_at, updated_at)
          SELECT a.id, $2, $3, $4, $4 FROM accounts a WHERE a.id = $1
          ON CONFLICT ON CONSTRAINT rank_projects_natural_key
            DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED.updated_at
          RETURNING id, account_id, domain, name, (xmax = 0) AS created`,
-        [accountId, p.domain, p.name, now],
-      );
+      [accountId, p.domain, p.name, now],
+    );
     return rows[0] ?? null;
   }
 

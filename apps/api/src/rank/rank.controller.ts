@@ -17,21 +17,33 @@ export class RankController {
   ) {}
 
   @Get('keywords')
-  @ApiOperation({ summary: 'Tracked keywords with their latest position (ordered by project id, then keyword id)' })
-  async keywords(@CurrentAuth() auth: AuthContext, @Query() q: RankKeywordsQueryDto): Promise<WithMeta<unknown>> {
+  @ApiOperation({
+    summary: 'Tracked keywords with their latest position (ordered by project id, then keyword id)',
+  })
+  async keywords(
+    @CurrentAuth() auth: AuthContext,
+    @Query() q: RankKeywordsQueryDto,
+  ): Promise<WithMeta<unknown>> {
     const projectId = q.project_id ?? null;
     const limit = q.limit ?? 100;
     if (projectId !== null && !(await this.repo.projectOwned(auth.accountId, projectId))) {
       throw ApiError.notFound('Project');
     }
     const today = plainDate(this.clock.now());
-    const keywords = (await this.repo.listKeywords(auth.accountId, projectId, limit, today)).map(keywordView);
+    const keywords = (await this.repo.listKeywords(auth.accountId, projectId, limit, today)).map(
+      keywordView,
+    );
     return withMeta({ keywords, count: keywords.length }, { project_id: projectId, limit });
   }
 
   @Get('history')
-  @ApiOperation({ summary: 'Position history of one keyword over the last `days` days (newest first)' })
-  async history(@CurrentAuth() auth: AuthContext, @Query() q: RankHistoryQueryDto): Promise<WithMeta<unknown>> {
+  @ApiOperation({
+    summary: 'Position history of one keyword over the last `days` days (newest first)',
+  })
+  async history(
+    @CurrentAuth() auth: AuthContext,
+    @Query() q: RankHistoryQueryDto,
+  ): Promise<WithMeta<unknown>> {
     const days = q.days ?? 90;
     const head = await this.repo.keywordHead(auth.accountId, q.keyword_id);
     if (!head) throw ApiError.notFound('Keyword');
@@ -40,7 +52,11 @@ export class RankController {
     const from = plainDate(addDays(today, -(days - 1)));
     const checks = await this.repo.history(auth.accountId, q.keyword_id, from, plainDate(today));
     return withMeta(
-      { keyword: keywordHeadView(head), history: checks.map(historyEntryView), trend: trendOf(checks) },
+      {
+        keyword: keywordHeadView(head),
+        history: checks.map(historyEntryView),
+        trend: trendOf(checks),
+      },
       { days_requested: days, points: checks.length },
     );
   }

@@ -9,12 +9,23 @@ describe('rank mapping', () => {
   });
 
   it('trend: first = oldest, latest = newest, best/worst ignore unranked checks', () => {
-    const t = trendOf([{ position: null }, { position: 4 }, { position: 12 }, { position: null }, { position: 7 }]);
+    const t = trendOf([
+      { position: null },
+      { position: 4 },
+      { position: 12 },
+      { position: null },
+      { position: 7 },
+    ]);
     expect(t).toEqual({ first: 7, latest: null, best: 4, worst: 12 });
   });
 
   it('trend: best and worst are null when never ranked; everything null without checks', () => {
-    expect(trendOf([{ position: null }, { position: null }])).toEqual({ first: null, latest: null, best: null, worst: null });
+    expect(trendOf([{ position: null }, { position: null }])).toEqual({
+      first: null,
+      latest: null,
+      best: null,
+      worst: null,
+    });
     expect(trendOf([])).toEqual({ first: null, latest: null, best: null, worst: null });
   });
 });

@@ -76,5 +76,11 @@ export function trendOf(newestFirst: Array<{ position: number | null }>): Trend 
 }
 
 export function keywordHeadView(k: KeywordHeadRow) {
-  return { id: k.id, keyword: k.keyword, project_id: k.project_id, domain: k.domain, project: k.project };
+  return {
+    id: k.id,
+    keyword: k.keyword,
+    project_id: k.project_id,
+    domain: k.domain,
+    project: k.project,
+  };
 }

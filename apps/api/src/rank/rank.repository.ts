@@ -65,10 +65,10 @@ export class RankRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async projectOwned(accountId: number, projectId: number): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM rank_projects WHERE id = $1 AND account_id = $2`, [
-      projectId,
-      accountId,
-    ]);
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM rank_projects WHERE id = $1 AND account_id = $2`,
+      [projectId, accountId],
+    );
     return rows.length > 0;
   }
 
@@ -76,7 +76,12 @@ export class RankRepository {
    * The account's keywords (optionally of one project) ordered by project id, then keyword
    * id, each with its latest check on or before `today` and the check before that.
    */
-  async listKeywords(accountId: number, projectId: number | null, limit: number, today: string): Promise<KeywordRow[]> {
+  async listKeywords(
+    accountId: number,
+    projectId: number | null,
+    limit: number,
+    today: string,
+  ): Promise<KeywordRow[]> {
     return this.db.query(
       `SELECT k.id, k.keyword, k.difficulty, k.search_volume, k.cpc, k.country, k.language, k.device, k.status,
               p.id AS project_id, p.domain AS project_domain, p.name AS project_name,
@@ -117,7 +122,12 @@ export class RankRepository {
    * Checks in [from, today], newest first; previous_position is the check before each one
    * (also when that check lies before the window).
    */
-  async history(accountId: number, keywordId: number, from: string, today: string): Promise<CheckRow[]> {
+  async history(
+    accountId: number,
+    keywordId: number,
+    from: string,
+    today: string,
+  ): Promise<CheckRow[]> {
     return this.db.query(
       `SELECT to_char(h.check_date, 'YYYY-MM-DD') AS check_date, h.position, h.previous_position,
               h.landing_page, h.gsc_clicks, h.gsc_impressions, h.gsc_ctr, h.gsc_average_position,

@@ -12,7 +12,8 @@ export class AiVisibilityProjectEntity {
   @Column({ name: 'ai_engine', type: 'text' }) aiEngine: string;
   @Column({ name: 'tracking_frequency', type: 'text' }) trackingFrequency: string;
   @Column({ type: 'text' }) status: string;
-  @Column({ name: 'visibility_score', type: 'double precision', nullable: true }) visibilityScore: number | null;
+  @Column({ name: 'visibility_score', type: 'double precision', nullable: true }) visibilityScore:
+    number | null;
   @Column({ name: 'previous_visibility_score', type: 'double precision', nullable: true })
   previousVisibilityScore: number | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
@@ -29,8 +30,10 @@ export class AiVisibilitySnapshotEntity {
   @Column({ name: 'visibility_score', type: 'double precision' }) visibilityScore: number;
   @Column({ name: 'geo_score', type: 'double precision' }) geoScore: number;
   @Column({ name: 'mention_rate', type: 'double precision' }) mentionRate: number;
-  @Column({ name: 'avg_position', type: 'double precision', nullable: true }) avgPosition: number | null;
-  @Column({ name: 'sentiment_avg', type: 'double precision', nullable: true }) sentimentAvg: number | null;
+  @Column({ name: 'avg_position', type: 'double precision', nullable: true }) avgPosition:
+    number | null;
+  @Column({ name: 'sentiment_avg', type: 'double precision', nullable: true }) sentimentAvg:
+    number | null;
   @Column({ name: 'citation_rate', type: 'double precision' }) citationRate: number;
   @Column({ name: 'competition_score', type: 'double precision' }) competitionScore: number;
   @Column({ name: 'prompts_evaluated', type: 'integer' }) promptsEvaluated: number;
@@ -48,7 +51,9 @@ export class AiVisibilityCompetitorEntity {
   @Column({ name: 'competitor_name', type: 'text' }) competitorName: string;
   @Column({ name: 'competitor_domain', type: 'text' }) competitorDomain: string;
   @Column({ name: 'mention_count', type: 'integer' }) mentionCount: number;
-  @Column({ name: 'visibility_score', type: 'double precision', nullable: true }) visibilityScore: number | null;
-  @Column({ name: 'avg_position', type: 'double precision', nullable: true }) avgPosition: number | null;
+  @Column({ name: 'visibility_score', type: 'double precision', nullable: true }) visibilityScore:
+    number | null;
+  @Column({ name: 'avg_position', type: 'double precision', nullable: true }) avgPosition:
+    number | null;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

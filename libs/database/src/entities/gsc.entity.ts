@@ -10,7 +10,8 @@ export class GscPropertyEntity {
   @Column({ type: 'text' }) status: string;
   @Column({ name: 'google_email', type: 'text' }) googleEmail: string;
   @Column({ name: 'is_sandbox', type: 'boolean' }) isSandbox: boolean;
-  @Column({ name: 'last_synced_at', type: 'timestamptz', nullable: true }) lastSyncedAt: Date | null;
+  @Column({ name: 'last_synced_at', type: 'timestamptz', nullable: true })
+  lastSyncedAt: Date | null;
   @Column({ name: 'last_sync_status', type: 'text', nullable: true }) lastSyncStatus: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

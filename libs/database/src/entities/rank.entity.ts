@@ -38,9 +38,11 @@ export class RankCheckEntity {
   @Column({ type: 'integer', nullable: true }) position: number | null;
   @Column({ name: 'landing_page', type: 'text', nullable: true }) landingPage: string | null;
   @Column({ name: 'gsc_clicks', type: 'integer', nullable: true }) gscClicks: number | null;
-  @Column({ name: 'gsc_impressions', type: 'integer', nullable: true }) gscImpressions: number | null;
+  @Column({ name: 'gsc_impressions', type: 'integer', nullable: true }) gscImpressions:
+    number | null;
   @Column({ name: 'gsc_ctr', type: 'double precision', nullable: true }) gscCtr: number | null;
-  @Column({ name: 'gsc_average_position', type: 'double precision', nullable: true }) gscAveragePosition: number | null;
+  @Column({ name: 'gsc_average_position', type: 'double precision', nullable: true })
+  gscAveragePosition: number | null;
   @Column({ name: 'featured_snippet', type: 'boolean' }) featuredSnippet: boolean;
   @Column({ name: 'ai_overview', type: 'boolean' }) aiOverview: boolean;
   @Column({ name: 'people_also_ask', type: 'boolean' }) peopleAlsoAsk: boolean;

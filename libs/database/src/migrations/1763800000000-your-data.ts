@@ -37,7 +37,9 @@ export class YourData1763800000000 implements MigrationInterface {
         CONSTRAINT tracked_keywords_natural_key UNIQUE (project_id, keyword, country, language, device)
       )`);
     // GET /rank/keywords (all projects, or one project) in id order.
-    await q.query(`CREATE INDEX tracked_keywords_account_idx ON tracked_keywords (account_id, project_id, id)`);
+    await q.query(
+      `CREATE INDEX tracked_keywords_account_idx ON tracked_keywords (account_id, project_id, id)`,
+    );
     await q.query(`
       CREATE TABLE rank_checks (
         keyword_id            integer NOT NULL REFERENCES tracked_keywords(id) ON DELETE CASCADE,
@@ -190,7 +192,9 @@ export class YourData1763800000000 implements MigrationInterface {
       CREATE INDEX ai_visibility_competitors_rank_idx ON ai_visibility_competitors
         (snapshot_id, mention_count DESC, competitor_domain)`);
     // Account-scoped listings.
-    await q.query(`CREATE INDEX ai_visibility_projects_account_idx ON ai_visibility_projects (account_id, id)`);
+    await q.query(
+      `CREATE INDEX ai_visibility_projects_account_idx ON ai_visibility_projects (account_id, id)`,
+    );
     await q.query(`CREATE INDEX gsc_properties_account_idx ON gsc_properties (account_id, id)`);
   }
 
