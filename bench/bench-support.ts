@@ -1,4 +1,5 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -10,9 +11,31 @@ export interface LoadResult {
   errors: number;
 }
 
+/** True when `taskset` can pin processes to CPUs (Linux with util-linux). */
+export const canPin = spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' }).status === 0;
+
+/**
+ * On a machine with two or more cores, pins the load generator (this process) to the last
+ * core; servers start pinned to core 0. Every target then gets the same single core.
+ */
+export function pinLoadGenerator(): boolean {
+  if (!canPin) return false;
+  const last = Math.max(0, cpus().length - 1);
+  return last > 0 && spawnSync('taskset', ['-p', '-c', String(last), String(process.pid)], { stdio: 'ignore' }).status === 0;
+}
+
 /** Starts a compiled entry point as a child process and waits until `url` answers. */
-export async function startProcess(entry: string, env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+export async function startProcess(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  url: string,
+  nodeFlags: string[] = [],
+  pin = false,
+): Promise<ChildProcess> {
+  const args = [...nodeFlags, entry];
+  const child = pin
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+    : spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
@@ -43,8 +66,9 @@ export async function load(
   headers: Record<string, string>,
   seconds: number,
   connections: number,
+  warmupSeconds = 2,
 ): Promise<LoadResult> {
-  await autocannon({ url, headers, connections, duration: 2 });
+  if (warmupSeconds > 0) await autocannon({ url, headers, connections, duration: warmupSeconds });
   const r = await autocannon({ url, headers, connections, duration: seconds });
   return {
     name,
@@ -63,4 +87,10 @@ export function printTable(rows: LoadResult[]): void {
   for (const r of rows) {
     console.log(`| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
   }
+}
+
+/** The run with the median req/s of several rounds of one target. */
+export function median(runs: LoadResult[]): LoadResult {
+  const sorted = [...runs].sort((a, b) => a.requestsPerSec - b.requestsPerSec);
+  return { ...sorted[Math.floor(sorted.length / 2)], non2xx: runs.reduce((n, r) => n + r.non2xx, 0), errors: runs.reduce((n, r) => n + r.errors, 0) };
 }

@@ -53,7 +53,8 @@ const key = (/DEMO_API_KEY=(\S+)/.exec(seedOut) || [])[1];
 const port = process.env.PORT || '3000';
 const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
 const children = ['api', 'worker'].map((name) => {
-  const child = spawn(process.execPath, [entries[name]], { cwd: root, stdio: 'inherit', env: process.env });
+  const flags = name === 'api' ? ['--max-semi-space-size=64'] : [];
+  const child = spawn(process.execPath, [...flags, entries[name]], { cwd: root, stdio: 'inherit', env: process.env });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`${name} exited (${signal || code}); stopping.`);

@@ -9,6 +9,9 @@ export const BODY_LIMIT = '10mb';
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Every body carries meta.timestamp and meta.request_id, so an ETag could never match:
+  // hashing each response body would be pure cost.
+  app.set('etag', false);
   app.use(requestIdMiddleware);
   app.enableCors({
     origin: '*',

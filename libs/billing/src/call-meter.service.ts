@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { monthStart, plainDate } from '@app/core';
+import { preparedRows } from '@app/database';
 
 export interface MeterResult {
   /** False when the call was refused at the monthly cap (and so not counted). */
@@ -31,7 +32,9 @@ export class CallMeterService {
    */
   async consume(accountId: number, limit: number | null, enforce: boolean, now: Date): Promise<MeterResult> {
     const cap = enforce ? limit : null;
-    const rows: Array<{ used: number }> = await this.db.query(
+    const rows = await preparedRows<{ used: number }>(
+      this.db,
+      'api_call_meter_consume',
       `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
        INSERT INTO api_call_meter AS m (account_id, period_start, used)
        SELECT $1, $2::date, 1 FROM async_commit WHERE $3::int IS NULL OR $3::int > 0

@@ -5,3 +5,4 @@ export * from './database.module';
 export * from './redis.module';
 export { runMigrations, ensureDatabase } from './cli/migrate';
 export * from './query-rows';
+export * from './prepared';

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '@app/core';
-import { ApiKeysService } from '@app/accounts';
+import { ApiKeysService, AuthContext } from '@app/accounts';
 import { Public } from './decorators';
 import { ApiRequest } from './request-context';
 
@@ -18,7 +18,7 @@ export class AuthGuard implements CanActivate {
     private readonly keys: ApiKeysService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.reflector.getAllAndOverride(Public, [context.getHandler(), context.getClass()])) return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const secret = extractKey(req);
@@ -28,7 +28,14 @@ export class AuthGuard implements CanActivate {
         'Missing API key. Send it as "Authorization: Bearer <API_KEY>".',
       );
     }
-    const auth = secret.length <= MAX_KEY_LENGTH ? await this.keys.authenticate(secret) : null;
+    if (secret.length > MAX_KEY_LENGTH) return this.admit(req, null);
+    // A cache hit stays synchronous; a miss looks the key up in PostgreSQL.
+    const known = this.keys.cached(secret);
+    if (known !== undefined) return this.admit(req, known);
+    return this.keys.authenticate(secret).then((auth) => this.admit(req, auth));
+  }
+
+  private admit(req: ApiRequest, auth: AuthContext | null): boolean {
     if (!auth) throw new ApiError('UNAUTHORIZED', 'Invalid or revoked API key.');
     req.auth = auth;
     return true;

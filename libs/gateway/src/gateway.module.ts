@@ -9,15 +9,15 @@ import { PlanGuard } from './plan.guard';
 import { RateLimitGuard, perMinuteLimit } from './rate-limit.guard';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { EnvelopeInterceptor } from './envelope.interceptor';
-import { MeteringInterceptor } from './metering.interceptor';
+import { MeteringGuard } from './metering.guard';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiValidationPipe } from './validation';
 
 /**
  * The request pipeline every public route goes through, in this order:
- * AuthGuard (401) → PlanGuard (403) → RateLimitGuard (429 per minute) →
- * EnvelopeInterceptor → MeteringInterceptor (monthly, 429) → ApiValidationPipe (422) →
- * handler; any error → ApiExceptionFilter.
+ * AuthGuard (401) → PlanGuard (403) → RateLimitGuard (429 per minute) → MeteringGuard
+ * (monthly meter, 429) → EnvelopeInterceptor → ApiValidationPipe (422) → handler;
+ * any error → ApiExceptionFilter.
  */
 @Module({
   imports: [
@@ -33,8 +33,8 @@ import { ApiValidationPipe } from './validation';
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: PlanGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useClass: MeteringGuard },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: MeteringInterceptor },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useClass: ApiValidationPipe },
   ],

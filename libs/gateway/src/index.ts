@@ -5,7 +5,7 @@ export * from './auth.guard';
 export * from './plan.guard';
 export * from './rate-limit.guard';
 export * from './redis-throttler.storage';
-export * from './metering.interceptor';
+export * from './metering.guard';
 export * from './envelope.interceptor';
 export * from './exception.filter';
 export * from './validation';

@@ -25,6 +25,8 @@ export function loggerParams(config: AppConfig): Params {
     pinoHttp: [
       {
         level: config.logLevel,
+        // Our serializers read the raw req/res directly; no per-request wrapper objects.
+        wrapSerializers: false,
         genReqId: (req: IncomingMessage) => (req as ApiRequest).id,
         timestamp: () => `,"time":"${new Date().toISOString()}"`,
         customSuccessObject: (
@@ -39,7 +41,7 @@ export function loggerParams(config: AppConfig): Params {
           val: Record<string, unknown>,
         ) => withCaller(req, val),
         serializers: {
-          req: (req: { id: string; method: string; url: string; raw?: IncomingMessage }) => ({
+          req: (req: { id: string; method: string; url: string }) => ({
             id: req.id,
             method: req.method,
             url: redactUrl(req.url),

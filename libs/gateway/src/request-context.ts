@@ -12,6 +12,6 @@ export interface ApiRequest extends Request {
   id: string;
   /** The caller, set by the auth guard on key-authenticated routes. */
   auth?: AuthContext;
-  /** The monthly meter after this call, set by the metering interceptor. */
+  /** The monthly meter after this call, set by the metering guard. */
   meter?: MeterState;
 }

@@ -1,0 +1,45 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError, Clock, nextMonthStart, plainDate } from '@app/core';
+import { CallMeterService } from '@app/billing';
+import { CostGroup } from './decorators';
+import { ApiRequest } from './request-context';
+
+/**
+ * The monthly call meter, the last global guard: after auth, plan and the per-minute
+ * limit, before validation. Every key-authenticated request that reaches an endpoint is
+ * counted once (one SQL statement), so errors count too. Research and other routes are
+ * refused at the cap; your-data routes are counted and never refused.
+ *
+ * A guard rather than an interceptor: it runs at the same point of the pipeline, and Nest
+ * wraps every interceptor call in an rxjs chain and an AsyncResource, which costs the hot
+ * path measurably (docs/performance.md).
+ */
+@Injectable()
+export class MeteringGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly meter: CallMeterService,
+    private readonly clock: Clock,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const auth = req.auth;
+    if (!auth) return true; // public route (health, docs, reports, admin)
+
+    const group =
+      this.reflector.getAllAndOverride(CostGroup, [context.getHandler(), context.getClass()]) ?? 'other';
+    const limit = auth.limits.api_calls_per_month === 'unlimited' ? null : auth.limits.api_calls_per_month;
+    const now = this.clock.now();
+    const result = await this.meter.consume(auth.accountId, limit, group !== 'your-data', now);
+    if (!result.allowed) {
+      const resetsAt = plainDate(nextMonthStart(now));
+      throw new ApiError('RATE_LIMITED', `Monthly API call limit of ${limit} reached. It resets on ${resetsAt}.`, {
+        meta: { resets_at: resetsAt, limit },
+      });
+    }
+    req.meter = { used: result.used, limit };
+    return true;
+  }
+}
