@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
 import { APP_CONFIG, AppConfig, Clock, ManualClock, loadConfig } from '@app/core';
+import { EnvelopeExpressAdapter } from '@app/gateway';
 import { ApiModule } from '../../apps/api/src/api.module';
 import { configureApp } from '../../apps/api/src/app.setup';
 
@@ -43,7 +44,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .useValue(clock);
   options.configure?.(builder);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new EnvelopeExpressAdapter(), {
+    bodyParser: false,
+    logger: false,
+  });
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

@@ -1,12 +1,18 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { requestIdMiddleware } from '@app/gateway';
+import { Clock } from '@app/core';
+import { EnvelopeExpressAdapter, requestIdMiddleware } from '@app/gateway';
 
 export const BODY_LIMIT = '10mb';
 
 /** Everything about the HTTP app that is not a module: shared by main.ts, tests and the benchmark. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
+  const adapter = app.getHttpAdapter();
+  if (!(adapter instanceof EnvelopeExpressAdapter)) {
+    throw new Error('The API must be created with EnvelopeExpressAdapter (it writes the success envelope)');
+  }
+  adapter.useClock(app.get(Clock));
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   // Every body carries meta.timestamp and meta.request_id, so an ETag could never match:

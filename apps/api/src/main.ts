@@ -2,12 +2,16 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from '@app/core';
+import { EnvelopeExpressAdapter } from '@app/gateway';
 import { ApiModule } from './api.module';
 import { configureApp } from './app.setup';
 
 async function bootstrap(): Promise<void> {
   loadConfig(); // fail fast, before any connection is opened, with a message naming the variable
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule, { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule, new EnvelopeExpressAdapter(), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   configureApp(app);
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.port);

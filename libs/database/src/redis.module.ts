@@ -26,7 +26,9 @@ class RedisCloser implements OnApplicationShutdown {
 }
 
 export function createRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+  // Auto-pipelining sends the commands issued in one tick (concurrent requests' throttle
+  // checks) in one write.
+  return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true });
 }
 
 @Global()

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/core';
@@ -8,7 +8,6 @@ import { AuthGuard } from './auth.guard';
 import { PlanGuard } from './plan.guard';
 import { RateLimitGuard, perMinuteLimit } from './rate-limit.guard';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
-import { EnvelopeInterceptor } from './envelope.interceptor';
 import { MeteringGuard } from './metering.guard';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiValidationPipe } from './validation';
@@ -16,8 +15,8 @@ import { ApiValidationPipe } from './validation';
 /**
  * The request pipeline every public route goes through, in this order:
  * AuthGuard (401) → PlanGuard (403) → RateLimitGuard (429 per minute) → MeteringGuard
- * (monthly meter, 429) → EnvelopeInterceptor → ApiValidationPipe (422) → handler;
- * any error → ApiExceptionFilter.
+ * (monthly meter, 429) → ApiValidationPipe (422) → handler → success envelope
+ * (EnvelopeExpressAdapter, where the reply is written); any error → ApiExceptionFilter.
  */
 @Module({
   imports: [
@@ -34,7 +33,6 @@ import { ApiValidationPipe } from './validation';
     { provide: APP_GUARD, useClass: PlanGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: MeteringGuard },
-    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useClass: ApiValidationPipe },
   ],

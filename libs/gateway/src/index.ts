@@ -6,7 +6,7 @@ export * from './plan.guard';
 export * from './rate-limit.guard';
 export * from './redis-throttler.storage';
 export * from './metering.guard';
-export * from './envelope.interceptor';
+export * from './envelope';
 export * from './exception.filter';
 export * from './validation';
 export * from './logging';

@@ -51,10 +51,6 @@ export function loggerParams(config: AppConfig): Params {
         autoLogging: {
           ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/'),
         },
-        customSuccessMessage: (req: IncomingMessage, res: ServerResponse) =>
-          `${req.method} ${redactUrl(req.url)} ${res.statusCode}`,
-        customErrorMessage: (req: IncomingMessage, res: ServerResponse) =>
-          `${req.method} ${redactUrl(req.url)} ${res.statusCode}`,
         customAttributeKeys: { responseTime: 'latency_ms' },
       },
       logDestination(),

@@ -1,0 +1,33 @@
+import { TopLevelBody, withMeta } from '@app/core';
+import { toEnvelope } from './envelope';
+
+describe('toEnvelope (spec: Response envelope)', () => {
+  const now = new Date(Date.UTC(2026, 10, 21, 12, 0, 0));
+  const meta = { timestamp: '2026-11-21T12:00:00.000+00:00', request_id: 'req-1' };
+
+  it('wraps plain data', () => {
+    expect(toEnvelope({ a: 1 }, 'req-1', now)).toEqual({ success: true, data: { a: 1 }, meta });
+  });
+
+  it('adds extra meta members from withMeta', () => {
+    expect(toEnvelope(withMeta({ a: 1 }, { key_name: 'k' }), 'req-1', now)).toEqual({
+      success: true,
+      data: { a: 1 },
+      meta: { ...meta, key_name: 'k' },
+    });
+  });
+
+  it('puts a TopLevelBody at the top level (202 job acceptance)', () => {
+    expect(toEnvelope(new TopLevelBody({ job_id: 'j', status: 'queued' }, { max_pages: 5 }), 'req-1', now)).toEqual({
+      success: true,
+      job_id: 'j',
+      status: 'queued',
+      meta: { ...meta, max_pages: 5 },
+    });
+  });
+
+  it('gives an empty data object for an empty result and passes strings through', () => {
+    expect(toEnvelope(undefined, 'req-1', now)).toEqual({ success: true, data: {}, meta });
+    expect(toEnvelope('<html></html>', 'req-1', now)).toBe('<html></html>');
+  });
+});
