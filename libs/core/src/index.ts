@@ -5,3 +5,4 @@ export * from './time/format';
 export * from './config/app-config';
 export * from './config/config.module';
 export * from './http/envelope';
+export * from './random/prng';

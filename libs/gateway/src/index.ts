@@ -12,3 +12,4 @@ export * from './validation';
 export * from './logging';
 export * from './logging.module';
 export * from './gateway.module';
+export * from './plain-date.validator';

@@ -1,12 +1,13 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock, addDays, parsePlainDate, plainDate } from '@app/core';
+import { Clock, addDays, parsePlainDate, plainDate, prng } from '@app/core';
 import { RankIngestionRepository } from '../ingestion/rank-ingestion.repository';
 import { GscIngestionRepository } from '../ingestion/gsc-ingestion.repository';
 import { AiVisibilityIngestionRepository } from '../ingestion/ai-visibility-ingestion.repository';
 import { RankCheckDto } from '../ingestion/dto/rank-ingestion.dto';
 import { GscRowDto } from '../ingestion/dto/gsc-ingestion.dto';
 import { CompetitorDto } from '../ingestion/dto/ai-visibility-ingestion.dto';
+import { SERP_FEATURES } from '@app/database';
 
 /**
  * Demo your-data for the demo account, written through the same repositories as the admin
@@ -24,18 +25,6 @@ export interface DemoDataSummary {
   checks: number;
   gscRows: number;
   aiScans: number;
-}
-
-/** mulberry32: a small deterministic PRNG. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const OUTDOOR = [
@@ -83,17 +72,6 @@ const RECIPES = [
   'shakshuka',
   'paella',
 ];
-const FEATURES = [
-  'featured_snippet',
-  'ai_overview',
-  'people_also_ask',
-  'local_pack',
-  'images',
-  'videos',
-  'shopping',
-  'knowledge_graph',
-  'sitelinks',
-] as const;
 const slug = (s: string) =>
   s
     .toLowerCase()
@@ -152,7 +130,7 @@ export async function seedDemoData(
       summary.keywords++;
       // The last keyword of the second project was just added: never checked.
       if (pi === 1 && ki === p.words.length - 1) continue;
-      const featureOdds = FEATURES.map(() => rnd() * 0.5);
+      const featureOdds = SERP_FEATURES.map(() => rnd() * 0.5);
       let pos = 3 + rnd() * 60;
       const drift = (rnd() - 0.6) * 0.25; // most keywords slowly improve
       const checks: RankCheckDto[] = [];
@@ -175,7 +153,7 @@ export async function seedDemoData(
           gsc_average_position:
             position === null ? null : Math.round((position + rnd() * 2) * 10) / 10,
         };
-        FEATURES.forEach((f, i) => (check[f] = rnd() < featureOdds[i]));
+        SERP_FEATURES.forEach((f, i) => (check[f] = rnd() < featureOdds[i]));
         checks.push(check);
       }
       summary.checks += (await rank.storeChecks(kw.id as number, checks, now)) ?? 0;

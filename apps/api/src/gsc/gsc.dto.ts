@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ToInt } from '@app/gateway';
-import { IsPlainDate } from './plain-date.validator';
+import { IsPlainDate, ToInt } from '@app/gateway';
 import { GSC_DIMENSIONS, GSC_SORTS } from './gsc-query-params';
 
 const PG_INT_MAX = 2_147_483_647;

@@ -6,23 +6,13 @@ import {
   CreateTrackedKeywordDto,
   RankCheckDto,
 } from './dto/rank-ingestion.dto';
+import { SERP_FEATURES } from '@app/database';
 
 export interface Upserted<T> {
   row: T;
   created: boolean;
 }
 
-const FEATURES = [
-  'featured_snippet',
-  'ai_overview',
-  'people_also_ask',
-  'local_pack',
-  'images',
-  'videos',
-  'shopping',
-  'knowledge_graph',
-  'sitelinks',
-] as const;
 
 /** Writes of rank projects, tracked keywords and checks (admin ingestion). */
 @Injectable()
@@ -96,16 +86,16 @@ export class RankIngestionRepository {
       if (!kw.length) return null;
       await m.query(
         `INSERT INTO rank_checks (keyword_id, account_id, check_date, position, landing_page, gsc_clicks,
-           gsc_impressions, gsc_ctr, gsc_average_position, ${FEATURES.join(', ')}, updated_at)
+           gsc_impressions, gsc_ctr, gsc_average_position, ${SERP_FEATURES.join(', ')}, updated_at)
          SELECT $1, $2, u.* , $3::timestamptz FROM unnest(
            $4::date[], $5::int[], $6::text[], $7::int[], $8::int[], $9::float8[], $10::float8[],
-           ${FEATURES.map((_, i) => `$${11 + i}::boolean[]`).join(', ')}
+           ${SERP_FEATURES.map((_, i) => `$${11 + i}::boolean[]`).join(', ')}
          ) AS u
          ON CONFLICT (keyword_id, check_date) DO UPDATE SET
            position = EXCLUDED.position, landing_page = EXCLUDED.landing_page, gsc_clicks = EXCLUDED.gsc_clicks,
            gsc_impressions = EXCLUDED.gsc_impressions, gsc_ctr = EXCLUDED.gsc_ctr,
            gsc_average_position = EXCLUDED.gsc_average_position,
-           ${FEATURES.map((f) => `${f} = EXCLUDED.${f}`).join(', ')}, updated_at = EXCLUDED.updated_at`,
+           ${SERP_FEATURES.map((f) => `${f} = EXCLUDED.${f}`).join(', ')}, updated_at = EXCLUDED.updated_at`,
         [
           keywordId,
           kw[0].account_id,
@@ -117,7 +107,7 @@ export class RankIngestionRepository {
           list.map((c) => c.gsc_impressions ?? null),
           list.map((c) => c.gsc_ctr ?? null),
           list.map((c) => c.gsc_average_position ?? null),
-          ...FEATURES.map((f) => list.map((c) => c[f] ?? false)),
+          ...SERP_FEATURES.map((f) => list.map((c) => c[f] ?? false)),
         ],
       );
       return list.length;

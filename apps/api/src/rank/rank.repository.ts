@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SERP_FEATURES, SerpFeature } from '@app/database';
 
-export const SERP_FEATURES = [
-  'featured_snippet',
-  'ai_overview',
-  'people_also_ask',
-  'local_pack',
-  'images',
-  'videos',
-  'shopping',
-  'knowledge_graph',
-  'sitelinks',
-] as const;
-export type SerpFeature = (typeof SERP_FEATURES)[number];
+export { SERP_FEATURES };
+export type { SerpFeature };
+
 
 export interface KeywordRow {
   id: number;

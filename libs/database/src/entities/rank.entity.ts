@@ -54,3 +54,17 @@ export class RankCheckEntity {
   @Column({ type: 'boolean' }) sitelinks: boolean;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }
+
+/** The SERP-feature boolean columns of rank_checks, in column order. */
+export const SERP_FEATURES = [
+  'featured_snippet',
+  'ai_overview',
+  'people_also_ask',
+  'local_pack',
+  'images',
+  'videos',
+  'shopping',
+  'knowledge_graph',
+  'sitelinks',
+] as const;
+export type SerpFeature = (typeof SERP_FEATURES)[number];

@@ -11,23 +11,7 @@ import {
   SeoDataProvider,
 } from '../seo-data-provider';
 import { matchBucket } from '../keyword-rules';
-
-/** A small deterministic PRNG (mulberry32) seeded by a string (FNV-1a). */
-export function seededRandom(seed: string): () => number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i++) {
-    h ^= seed.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@app/core';
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)];
 const int = (r: () => number, min: number, max: number) => min + Math.floor(r() * (max - min + 1));

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNullableNumber, IsPlainDate } from '@app/gateway';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -14,7 +15,6 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsNullableNumber, IsPlainDate } from '../../gsc/plain-date.validator';
 import { DOMAIN_PATTERN, INT_MAX, Lower, MAX_BATCH, TrimBody, batchSizeMessage } from './common';
 
 export class CreateAiProjectDto {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsPlainDate } from '@app/gateway';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -20,7 +21,6 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { parseRecordTimestamp } from '../ingestion-time';
-import { IsPlainDate } from '../../gsc/plain-date.validator';
 import { DEVICES, INT_MAX, Lower, MAX_BATCH, TrimBody, batchSizeMessage } from './common';
 
 export class CreateGscPropertyDto {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNullableNumber, IsPlainDate } from '@app/gateway';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -13,7 +14,6 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { IsNullableNumber, IsPlainDate } from '../../gsc/plain-date.validator';
 import {
   DEVICES,
   DOMAIN_PATTERN,
