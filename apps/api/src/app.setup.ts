@@ -1,8 +1,8 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { Clock } from '@app/core';
-import { EnvelopeExpressAdapter, requestIdMiddleware } from '@app/gateway';
+import { APP_CONFIG, AppConfig, Clock } from '@app/core';
+import { EnvelopeExpressAdapter, accessLog, requestIdMiddleware, rootLoggerFor } from '@app/gateway';
 
 export const BODY_LIMIT = '10mb';
 
@@ -19,6 +19,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // hashing each response body would be pure cost.
   app.set('etag', false);
   app.use(requestIdMiddleware);
+  app.use(accessLog(rootLoggerFor(app.get<AppConfig>(APP_CONFIG))));
   app.enableCors({
     origin: '*',
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Response } from 'express';
 import type { Params } from 'nestjs-pino';
 import pino from 'pino';
 import type { AppConfig } from '@app/core';
@@ -11,82 +11,64 @@ export function redactUrl(url: string | undefined): string {
   return (url ?? '').replace(SECRET_PARAMS, '$1[REDACTED]');
 }
 
-function withCaller(req: IncomingMessage, val: Record<string, unknown>): Record<string, unknown> {
-  const r = req as ApiRequest;
-  return { ...val, account_id: r.auth?.accountId, route: r.route?.path as string | undefined };
-}
+let rootLogger: pino.Logger | undefined;
+let destination: (pino.DestinationStream & { flushSync?: () => void }) | undefined;
 
 /**
- * Structured JSON logs: one line per request with request id, method, route, status,
- * latency and account id. No headers are logged, and api_key values are redacted.
+ * The process's one pino logger: JSON lines on stdout, ISO timestamps, written
+ * asynchronously in 4 KiB chunks (synchronous writes cost the request path noticeably under
+ * load) and flushed on shutdown and exit.
  */
-export function loggerParams(config: AppConfig): Params {
-  return {
-    pinoHttp: [
-      {
-        level: config.logLevel,
-        // Our serializers read the raw req/res directly; no per-request wrapper objects.
-        wrapSerializers: false,
-        genReqId: (req: IncomingMessage) => (req as ApiRequest).id,
-        timestamp: () => `,"time":"${new Date().toISOString()}"`,
-        customSuccessObject: (
-          req: IncomingMessage,
-          _res: ServerResponse,
-          val: Record<string, unknown>,
-        ) => withCaller(req, val),
-        customErrorObject: (
-          req: IncomingMessage,
-          _res: ServerResponse,
-          _err: Error,
-          val: Record<string, unknown>,
-        ) => withCaller(req, val),
-        serializers: {
-          req: (req: { id: string; method: string; url: string }) => ({
-            id: req.id,
-            method: req.method,
-            url: redactUrl(req.url),
-          }),
-          res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-        },
-        autoLogging: {
-          ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/'),
-        },
-        customAttributeKeys: { responseTime: 'latency_ms' },
-      },
-      logDestination(),
-    ],
-  };
-}
-
-let destination: pino.DestinationStream | undefined;
-
-/**
- * stdout, written asynchronously in 4 KiB chunks (synchronous writes cost the request
- * path noticeably under load). Flushed on exit, so a graceful shutdown loses nothing.
- */
-function logDestination(): pino.DestinationStream {
-  if (!destination) {
+export function rootLoggerFor(config: AppConfig): pino.Logger {
+  if (!rootLogger) {
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-    const flush = () => {
-      try {
-        stream.flushSync();
-      } catch {
-        // stdout closed, or a write still in flight: nothing more can be done at exit
-      }
-    };
-    process.once('beforeExit', flush);
-    process.once('exit', flush);
     destination = stream;
+    process.once('beforeExit', flushLogs);
+    process.once('exit', flushLogs);
+    rootLogger = pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime }, stream);
   }
-  return destination;
+  return rootLogger;
+}
+
+/** nestjs-pino provides Nest's logger on our root logger; request lines come from accessLog(). */
+export function loggerParams(config: AppConfig): Params {
+  return { pinoHttp: { logger: rootLoggerFor(config) }, forRoutes: [] };
+}
+
+/**
+ * One structured line per request when its response closes: request id, method, URL with
+ * api_key values redacted, route, status, latency and account id. No headers are logged.
+ * Health checks are not logged. (pino-http would build and serialize a child logger for
+ * every request before anything is logged: about 9% of the hot path, docs/performance.md.)
+ */
+export function accessLog(logger: pino.Logger) {
+  return (req: ApiRequest, res: Response, next: NextFunction): void => {
+    const started = Date.now();
+    res.once('close', () => {
+      const url = req.originalUrl ?? req.url;
+      if (url.startsWith('/health/')) return;
+      const status = res.statusCode;
+      const line = {
+        req: { id: req.id, method: req.method, url: redactUrl(url) },
+        res: { status },
+        latency_ms: Date.now() - started,
+        account_id: req.auth?.accountId,
+        route: req.route?.path as string | undefined,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      };
+      if (status >= 500) logger.error(line, 'request failed');
+      else if (status >= 400) logger.warn(line, 'request completed');
+      else logger.info(line, 'request completed');
+    });
+    next();
+  };
 }
 
 /** Writes out whatever the log buffer holds (graceful shutdown). */
 export function flushLogs(): void {
-  const stream = destination as (pino.DestinationStream & { flushSync?: () => void }) | undefined;
   try {
-    stream?.flushSync?.();
+    destination?.flushSync?.();
   } catch {
-    // nothing more can be done
+    // stdout closed, or a write still in flight: nothing more can be done
   }
 }
