@@ -12,7 +12,8 @@ export interface LoadResult {
 }
 
 /** True when `taskset` can pin processes to CPUs (Linux with util-linux). */
-export const canPin = spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' }).status === 0;
+export const canPin =
+  spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' }).status === 0;
 
 /**
  * On a machine with two or more cores, pins the load generator (this process) to the last
@@ -21,7 +22,11 @@ export const canPin = spawnSync('taskset', ['-p', String(process.pid)], { stdio:
 export function pinLoadGenerator(): boolean {
   if (!canPin) return false;
   const last = Math.max(0, cpus().length - 1);
-  return last > 0 && spawnSync('taskset', ['-p', '-c', String(last), String(process.pid)], { stdio: 'ignore' }).status === 0;
+  return (
+    last > 0 &&
+    spawnSync('taskset', ['-p', '-c', String(last), String(process.pid)], { stdio: 'ignore' })
+      .status === 0
+  );
 }
 
 /** Starts a compiled entry point as a child process and waits until `url` answers. */
@@ -34,7 +39,10 @@ export async function startProcess(
 ): Promise<ChildProcess> {
   const args = [...nodeFlags, entry];
   const child = pin
-    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], {
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      })
     : spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -85,12 +93,18 @@ export function printTable(rows: LoadResult[]): void {
   console.log('| target | req/s | p50 ms | p99 ms | non-2xx | errors |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
+    console.log(
+      `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`,
+    );
   }
 }
 
 /** The run with the median req/s of several rounds of one target. */
 export function median(runs: LoadResult[]): LoadResult {
   const sorted = [...runs].sort((a, b) => a.requestsPerSec - b.requestsPerSec);
-  return { ...sorted[Math.floor(sorted.length / 2)], non2xx: runs.reduce((n, r) => n + r.non2xx, 0), errors: runs.reduce((n, r) => n + r.errors, 0) };
+  return {
+    ...sorted[Math.floor(sorted.length / 2)],
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
 }

@@ -2,7 +2,15 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { loadConfig } from '@app/core';
 import { ensureDatabase, runMigrations } from '@app/database';
-import { LoadResult, load, median, pinLoadGenerator, printTable, startProcess, stopProcess } from './bench-support';
+import {
+  LoadResult,
+  load,
+  median,
+  pinLoadGenerator,
+  printTable,
+  startProcess,
+  stopProcess,
+} from './bench-support';
 
 /**
  * `npm run bench`: the full request pipeline (GET /api/v1/usage: key lookup, plan check,
@@ -42,40 +50,99 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   };
   const pinned = pinLoadGenerator();
-  const api = await startProcess(path.join(dist, 'apps/api/src/main.js'), env, `http://127.0.0.1:${API_PORT}/health/live`, API_NODE_FLAGS, pinned);
-  const bare = await startProcess(path.join(dist, 'bench/bare-app.js'), { ...process.env, PORT: String(BARE_PORT) }, `http://127.0.0.1:${BARE_PORT}/bare`, [], pinned);
+  const api = await startProcess(
+    path.join(dist, 'apps/api/src/main.js'),
+    env,
+    `http://127.0.0.1:${API_PORT}/health/live`,
+    API_NODE_FLAGS,
+    pinned,
+  );
+  const bare = await startProcess(
+    path.join(dist, 'bench/bare-app.js'),
+    { ...process.env, PORT: String(BARE_PORT) },
+    `http://127.0.0.1:${BARE_PORT}/bare`,
+    [],
+    pinned,
+  );
   try {
-    const adminHeaders = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+    const adminHeaders = {
+      Authorization: `Bearer ${ADMIN_TOKEN}`,
+      'Content-Type': 'application/json',
+    };
     const adminUrl = `http://127.0.0.1:${API_PORT}/admin/v1`;
-    const account = (await (await fetch(`${adminUrl}/accounts`, { method: "POST", headers: adminHeaders, body: JSON.stringify({ name: "bench", plan: "agency" }) })).json()) as { data: { id: number } };
+    const account = (await (
+      await fetch(`${adminUrl}/accounts`, {
+        method: 'POST',
+        headers: adminHeaders,
+        body: JSON.stringify({ name: 'bench', plan: 'agency' }),
+      })
+    ).json()) as { data: { id: number } };
     const id = account.data.id;
     await fetch(`${adminUrl}/accounts/${id}`, {
       method: 'PATCH',
       headers: adminHeaders,
-      body: JSON.stringify({ overrides: { api_calls_per_month: 'unlimited', requests_per_minute: 1_000_000_000 } }),
+      body: JSON.stringify({
+        overrides: { api_calls_per_month: 'unlimited', requests_per_minute: 1_000_000_000 },
+      }),
     });
-    const key = ((await (await fetch(`${adminUrl}/accounts/${id}/api-keys`, { method: "POST", headers: adminHeaders, body: JSON.stringify({ label: "bench" }) })).json()) as { data: { key: string } }).data.key;
+    const key = (
+      (await (
+        await fetch(`${adminUrl}/accounts/${id}/api-keys`, {
+          method: 'POST',
+          headers: adminHeaders,
+          body: JSON.stringify({ label: 'bench' }),
+        })
+      ).json()) as { data: { key: string } }
+    ).data.key;
 
     // Alternate the two targets round by round so drift on a shared machine hits both alike.
     const bareRuns: LoadResult[] = [];
     const fullRuns: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const warmup = round === 0 ? 3 : 1;
-      bareRuns.push(await load('bare NestJS route (GET /bare)', `http://127.0.0.1:${BARE_PORT}/bare`, {}, SECONDS, CONNECTIONS, warmup));
-      fullRuns.push(await load('full pipeline (GET /api/v1/usage)', `http://127.0.0.1:${API_PORT}/api/v1/usage`, { Authorization: `Bearer ${key}` }, SECONDS, CONNECTIONS, warmup));
-      console.log(`round ${round + 1}: bare ${bareRuns[round].requestsPerSec} req/s, full ${fullRuns[round].requestsPerSec} req/s`);
+      bareRuns.push(
+        await load(
+          'bare NestJS route (GET /bare)',
+          `http://127.0.0.1:${BARE_PORT}/bare`,
+          {},
+          SECONDS,
+          CONNECTIONS,
+          warmup,
+        ),
+      );
+      fullRuns.push(
+        await load(
+          'full pipeline (GET /api/v1/usage)',
+          `http://127.0.0.1:${API_PORT}/api/v1/usage`,
+          { Authorization: `Bearer ${key}` },
+          SECONDS,
+          CONNECTIONS,
+          warmup,
+        ),
+      );
+      console.log(
+        `round ${round + 1}: bare ${bareRuns[round].requestsPerSec} req/s, full ${fullRuns[round].requestsPerSec} req/s`,
+      );
     }
     const results = [median(bareRuns), median(fullRuns)];
     printTable(results);
     // Each round measures both targets back to back; the median of the per-round ratios is
     // the figure least moved by drift on a shared machine.
-    const ratios = bareRuns.map((b, i) => fullRuns[i].requestsPerSec / b.requestsPerSec).sort((x, y) => x - y);
+    const ratios = bareRuns
+      .map((b, i) => fullRuns[i].requestsPerSec / b.requestsPerSec)
+      .sort((x, y) => x - y);
     const ratio = ratios[Math.floor(ratios.length / 2)];
-    console.log(`\nper-round full/bare ratios: ${ratios.map((r) => `${(r * 100).toFixed(1)}%`).join(', ')}`);
-    console.log(`full pipeline / bare route: ${(ratio * 100).toFixed(1)}% of the bare route's req/s (median of rounds; target ≥ 35%)`);
+    console.log(
+      `\nper-round full/bare ratios: ${ratios.map((r) => `${(r * 100).toFixed(1)}%`).join(', ')}`,
+    );
+    console.log(
+      `full pipeline / bare route: ${(ratio * 100).toFixed(1)}% of the bare route's req/s (median of rounds; target ≥ 35%)`,
+    );
     console.log(
       `median of ${ROUNDS} alternating rounds of ${SECONDS} s per target, ${CONNECTIONS} connections, API log level ${env.LOG_LEVEL}, ` +
-        (pinned ? 'servers pinned to CPU 0 and the load generator to the last CPU' : 'no CPU pinning'),
+        (pinned
+          ? 'servers pinned to CPU 0 and the load generator to the last CPU'
+          : 'no CPU pinning'),
     );
     if (results.some((r) => r.errors > 0 || (r.name.startsWith('full') && r.non2xx > 0))) {
       console.error('Some requests failed: the figures are not valid.');

@@ -14,7 +14,10 @@ import { runAudit } from '@app/crawler';
 const SECTIONS = 40;
 const ARTICLES_PER_SECTION = 50; // 1 + 40 + 2000 = 2041 pages on the site
 
-const WORDS = 'search marketing audit crawler page title description heading content link structure answer engine visibility ranking speed'.split(' ');
+const WORDS =
+  'search marketing audit crawler page title description heading content link structure answer engine visibility ranking speed'.split(
+    ' ',
+  );
 
 function text(seed: number, n: number): string {
   const out: string[] = [];
@@ -38,11 +41,17 @@ function render(path: string): { status: number; body: string } {
     title = `Section ${s}`;
     for (let a = 0; a < ARTICLES_PER_SECTION; a++) links.push(`/s/${s}/a/${a}`);
     links.push(`/s/${(s + 1) % SECTIONS}`, '/');
-  } else if (m && m[2] !== undefined && Number(m[1]) < SECTIONS && Number(m[2]) < ARTICLES_PER_SECTION) {
+  } else if (
+    m &&
+    m[2] !== undefined &&
+    Number(m[1]) < SECTIONS &&
+    Number(m[2]) < ARTICLES_PER_SECTION
+  ) {
     const s = Number(m[1]);
     const a = Number(m[2]);
     title = `Article ${a} of section ${s}`;
-    for (let k = 1; k <= 10; k++) links.push(`/s/${(s + k) % SECTIONS}/a/${(a * 7 + k) % ARTICLES_PER_SECTION}`);
+    for (let k = 1; k <= 10; k++)
+      links.push(`/s/${(s + k) % SECTIONS}/a/${(a * 7 + k) % ARTICLES_PER_SECTION}`);
     links.push(`/s/${s}`, '/?utm_source=bench', '#top');
   } else {
     return { status: 404, body: '<!doctype html><title>Not found</title>' };
@@ -67,11 +76,16 @@ function serveSite(): void {
       return;
     }
     const { status, body } = render(path);
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
   });
   server.keepAliveTimeout = 30_000;
-  server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
+  server.listen(0, '127.0.0.1', () =>
+    process.send?.({ port: (server.address() as AddressInfo).port }),
+  );
   process.on('disconnect', () => process.exit(0));
 }
 

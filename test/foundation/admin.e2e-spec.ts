@@ -17,7 +17,12 @@ describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => 
   describe('auth', () => {
     it('401 without a token, with a wrong token, and with a customer API key', async () => {
       const acc = await admin.account('agency');
-      for (const auth of [undefined, 'Bearer wrong-token-wrong-token', `Bearer ${acc.key}`, process.env.ADMIN_TOKEN]) {
+      for (const auth of [
+        undefined,
+        'Bearer wrong-token-wrong-token',
+        `Bearer ${acc.key}`,
+        process.env.ADMIN_TOKEN,
+      ]) {
         const req = request(t.url).get(`/admin/v1/accounts/${acc.id}`);
         const res = auth ? await req.set('Authorization', auth) : await req;
         expect(res.status).toBe(401);
@@ -28,7 +33,10 @@ describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => 
     it('the whole module answers 404 when ADMIN_TOKEN is unset', async () => {
       const off = await createTestApp({ env: { ADMIN_TOKEN: '' } });
       try {
-        const res = await request(off.url).post('/admin/v1/accounts').set('Authorization', 'Bearer anything-at-all-here').send({ name: 'x', plan: 'pro' });
+        const res = await request(off.url)
+          .post('/admin/v1/accounts')
+          .set('Authorization', 'Bearer anything-at-all-here')
+          .send({ name: 'x', plan: 'pro' });
         expect(res.status).toBe(404);
         expect(res.body.error.code).toBe('NOT_FOUND');
       } finally {
@@ -41,7 +49,13 @@ describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => 
     it('creates an account: 201 {id, name, plan, credits, created_at}', async () => {
       const res = await admin.post('/accounts', { name: '  Acme SEO  ', plan: 'agency' });
       expect(res.status).toBe(201);
-      expect(res.body.data).toEqual({ id: expect.any(Number), name: 'Acme SEO', plan: 'agency', credits: 0, created_at: expect.stringMatching(RECORD_TS) });
+      expect(res.body.data).toEqual({
+        id: expect.any(Number),
+        name: 'Acme SEO',
+        plan: 'agency',
+        credits: 0,
+        created_at: expect.stringMatching(RECORD_TS),
+      });
     });
 
     it.each([
@@ -55,7 +69,9 @@ describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => 
       const res = await admin.post('/accounts', body);
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(fields));
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(
+        expect.arrayContaining(fields),
+      );
     });
 
     it('reads an account with the limits in force and its usage', async () => {
@@ -83,11 +99,16 @@ describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => 
 
     it('PATCH sets overrides, keeps the others, and null removes one (back to the plan value)', async () => {
       const acc = await admin.account('pro');
-      let res = await admin.patch(`/accounts/${acc.id}`, { overrides: { requests_per_minute: 7, api_calls_per_month: 'unlimited' } });
+      let res = await admin.patch(`/accounts/${acc.id}`, {
+        overrides: { requests_per_minute: 7, api_calls_per_month: 'unlimited' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.limits.requests_per_minute).toBe(7);
       expect(res.body.data.limits.api_calls_per_month).toBe('unlimited');
-      res = await admin.patch(`/accounts/${acc.id}`, { name: 'Renamed', overrides: { requests_per_minute: null } });
+      res = await admin.patch(`/accounts/${acc.id}`, {
+        name: 'Renamed',
+        overrides: { requests_per_minute: null },
+      });
       expect(res.body.data.name).toBe('Renamed');
       expect(res.body.data.limits.requests_per_minute).toBe(20);
       expect(res.body.data.limits.api_calls_per_month).toBe('unlimited');
@@ -137,7 +158,9 @@ describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => 
       expect(text).not.toContain(created.body.data.key);
       expect(text).not.toMatch(/hash/);
       for (const k of list.body.data.keys) expect(k.key).toBeUndefined();
-      const stored = await t.db.query('SELECT key_hash FROM api_keys WHERE id = $1', [created.body.data.id]);
+      const stored = await t.db.query('SELECT key_hash FROM api_keys WHERE id = $1', [
+        created.body.data.id,
+      ]);
       expect(stored[0].key_hash).not.toContain(created.body.data.key.slice(9));
 
       const used = await t.http().get('/api/v1/usage').set(bearer(created.body.data.key));
@@ -169,7 +192,10 @@ describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => 
       res = await admin.post(`/accounts/${acc.id}/credits`, { amount: -7, reason: 'too much' });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      const ledger = await t.db.query('SELECT delta, balance_after FROM credit_ledger WHERE account_id = $1 ORDER BY id', [acc.id]);
+      const ledger = await t.db.query(
+        'SELECT delta, balance_after FROM credit_ledger WHERE account_id = $1 ORDER BY id',
+        [acc.id],
+      );
       expect(ledger).toEqual([
         { delta: 10, balance_after: 10 },
         { delta: -4, balance_after: 6 },
@@ -179,24 +205,33 @@ describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => 
       expect(read.body.data.usage.credits).toBe(6);
     });
 
-    it.each([[{ amount: 0, reason: 'x' }], [{ amount: 1.5, reason: 'x' }], [{ amount: '5', reason: 'x' }], [{ amount: 5 }], [{ amount: 1e12, reason: 'x' }]])(
-      '422 for %j',
-      async (body) => {
-        const acc = await admin.account('pro');
-        expect((await admin.post(`/accounts/${acc.id}/credits`, body)).status).toBe(422);
-      },
-    );
+    it.each([
+      [{ amount: 0, reason: 'x' }],
+      [{ amount: 1.5, reason: 'x' }],
+      [{ amount: '5', reason: 'x' }],
+      [{ amount: 5 }],
+      [{ amount: 1e12, reason: 'x' }],
+    ])('422 for %j', async (body) => {
+      const acc = await admin.account('pro');
+      expect((await admin.post(`/accounts/${acc.id}/credits`, body)).status).toBe(422);
+    });
 
     it('the ledger is append-only at the database level', async () => {
       const acc = await admin.account('pro');
       await admin.credits(acc.id, 3);
-      await expect(t.db.query('UPDATE credit_ledger SET delta = 100 WHERE account_id = $1', [acc.id])).rejects.toThrow(/append-only/);
+      await expect(
+        t.db.query('UPDATE credit_ledger SET delta = 100 WHERE account_id = $1', [acc.id]),
+      ).rejects.toThrow(/append-only/);
     });
 
     it('concurrent debits never overdraw: 30 parallel -1 against a balance of 10 succeed exactly 10 times', async () => {
       const acc = await admin.account('pro');
       await admin.credits(acc.id, 10);
-      const results = await Promise.all(Array.from({ length: 30 }, () => admin.post(`/accounts/${acc.id}/credits`, { amount: -1, reason: 'race' })));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          admin.post(`/accounts/${acc.id}/credits`, { amount: -1, reason: 'race' }),
+        ),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(10);
       expect(results.filter((r) => r.status === 422)).toHaveLength(20);
       const read = await admin.get(`/accounts/${acc.id}`);

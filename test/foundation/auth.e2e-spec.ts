@@ -45,7 +45,11 @@ describe('Authentication and plan access (spec: Authentication; errors 401, 403)
     ['SQL', "' OR 1=1 --"],
   ])('401 UNAUTHORIZED for %s (header and query)', async (_what, key) => {
     expectError(await t.http().get('/api/v1/usage').set(bearer(key)), 401, 'UNAUTHORIZED');
-    expectError(await t.http().get(`/api/v1/usage?api_key=${encodeURIComponent(key)}`), 401, 'UNAUTHORIZED');
+    expectError(
+      await t.http().get(`/api/v1/usage?api_key=${encodeURIComponent(key)}`),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('401 for a non-Bearer Authorization scheme, even with a valid key', async () => {
@@ -54,7 +58,11 @@ describe('Authentication and plan access (spec: Authentication; errors 401, 403)
   });
 
   it('401 for a repeated api_key parameter', async () => {
-    expectError(await t.http().get(`/api/v1/usage?api_key=${pro.key}&api_key=${pro.key}`), 401, 'UNAUTHORIZED');
+    expectError(
+      await t.http().get(`/api/v1/usage?api_key=${pro.key}&api_key=${pro.key}`),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('401 once the key is revoked (header and query)', async () => {
@@ -74,7 +82,11 @@ describe('Authentication and plan access (spec: Authentication; errors 401, 403)
       expect((await other.http().get('/api/v1/usage').set(bearer(acc.key))).status).toBe(200);
       await admin.delete(`/api-keys/${acc.keyId}`); // revoked through the first instance
       await new Promise((r) => setTimeout(r, 400));
-      expectError(await other.http().get('/api/v1/usage').set(bearer(acc.key)), 401, 'UNAUTHORIZED');
+      expectError(
+        await other.http().get('/api/v1/usage').set(bearer(acc.key)),
+        401,
+        'UNAUTHORIZED',
+      );
     } finally {
       await other.close();
     }

@@ -10,7 +10,10 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
 
   beforeAll(async () => {
     t = await createTestApp({ imports: [ProbeModule] });
-    acc = await new AdminClient(t.url).account('agency', { api_calls_per_month: 'unlimited', requests_per_minute: 1000 });
+    acc = await new AdminClient(t.url).account('agency', {
+      api_calls_per_month: 'unlimited',
+      requests_per_minute: 1000,
+    });
   });
   afterAll(() => t.close());
 
@@ -37,14 +40,25 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
   });
 
   it('keeps a sane caller-supplied X-Request-Id and replaces a hostile one', async () => {
-    const ok = await t.http().get('/api/v1/usage').set(bearer(acc.key)).set('X-Request-Id', 'client-req-12345');
+    const ok = await t
+      .http()
+      .get('/api/v1/usage')
+      .set(bearer(acc.key))
+      .set('X-Request-Id', 'client-req-12345');
     expect(ok.headers['x-request-id']).toBe('client-req-12345');
-    const bad = await t.http().get('/api/v1/usage').set(bearer(acc.key)).set('X-Request-Id', '<script>alert(1)</script>');
+    const bad = await t
+      .http()
+      .get('/api/v1/usage')
+      .set(bearer(acc.key))
+      .set('X-Request-Id', '<script>alert(1)</script>');
     expect(bad.headers['x-request-id']).not.toContain('<');
   });
 
   it('404 NOT_FOUND envelope for an unknown endpoint, with or without a key', async () => {
-    for (const res of [await t.http().get('/api/v1/does-not-exist'), await t.http().post('/nothing/here').send({})]) {
+    for (const res of [
+      await t.http().get('/api/v1/does-not-exist'),
+      await t.http().post('/nothing/here').send({}),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
       expect(res.body.meta.timestamp).toMatch(ISO_WITH_OFFSET);
@@ -63,7 +77,11 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
   });
 
   it('422 VALIDATION_ERROR with per-field details', async () => {
-    const res = await t.http().post('/api/v1/__probe/research').set(bearer(acc.key)).send({ count: 'five' });
+    const res = await t
+      .http()
+      .post('/api/v1/__probe/research')
+      .set(bearer(acc.key))
+      .send({ count: 'five' });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     const fields = res.body.error.details.map((d: { field: string }) => d.field);
@@ -85,7 +103,10 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
   });
 
   it.each(['1.5', 'abc', '', '0', '501', '1e3', '-1'])('422 for query limit=%s', async (v) => {
-    const res = await t.http().get(`/api/v1/__probe/research?limit=${encodeURIComponent(v)}`).set(bearer(acc.key));
+    const res = await t
+      .http()
+      .get(`/api/v1/__probe/research?limit=${encodeURIComponent(v)}`)
+      .set(bearer(acc.key));
     expect(res.status).toBe(422);
     expect(res.body.error.details[0].field).toBe('limit');
   });
@@ -124,7 +145,11 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
     expect(pre.status).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('*');
     expect(pre.headers['access-control-allow-headers'].toLowerCase()).toContain('authorization');
-    const res = await t.http().get('/api/v1/usage').set('Origin', 'https://dashboard.example').set(bearer(acc.key));
+    const res = await t
+      .http()
+      .get('/api/v1/usage')
+      .set('Origin', 'https://dashboard.example')
+      .set(bearer(acc.key));
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
   });
@@ -142,8 +167,14 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
     const res = await t.http().get('/docs/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(res.body.components.securitySchemes)).toEqual(expect.arrayContaining(['bearer', 'api_key']));
-    expect(res.body.components.securitySchemes.api_key).toMatchObject({ type: 'apiKey', in: 'query', name: 'api_key' });
+    expect(Object.keys(res.body.components.securitySchemes)).toEqual(
+      expect.arrayContaining(['bearer', 'api_key']),
+    );
+    expect(res.body.components.securitySchemes.api_key).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 'api_key',
+    });
     expect(Object.keys(res.body.paths)).toContain('/api/v1/usage');
     const html = await t.http().get('/docs');
     expect(html.status).toBe(200);

@@ -52,7 +52,9 @@ describe('Operations: start-up configuration errors, structured logs, graceful s
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as LogLine);
-    const usage = lines.find((l) => l.req?.url?.startsWith('/api/v1/usage') && l.res?.status === 200);
+    const usage = lines.find(
+      (l) => l.req?.url?.startsWith('/api/v1/usage') && l.res?.status === 200,
+    );
     expect(usage).toBeDefined();
     expect(usage?.req?.url).toBe('/api/v1/usage?api_key=[REDACTED]');
     expect(usage?.req?.id).toBe(requestId);

@@ -16,7 +16,10 @@ describe('Per-minute limit (spec: Limits: Requests per minute)', () => {
   afterAll(() => t.close());
 
   it('limit+1 → 429 RATE_LIMITED with meta.retry_after (whole seconds) and meta.limit, plus headers', async () => {
-    const acc = await admin.account('pro', { requests_per_minute: 3, api_calls_per_month: 'unlimited' });
+    const acc = await admin.account('pro', {
+      requests_per_minute: 3,
+      api_calls_per_month: 'unlimited',
+    });
     for (let i = 0; i < 3; i++) {
       const ok = await t.http().get('/api/v1/__probe/research').set(bearer(acc.key));
       expect(ok.status).toBe(200);
@@ -45,16 +48,24 @@ describe('Per-minute limit (spec: Limits: Requests per minute)', () => {
   });
 
   it('is counted separately per endpoint', async () => {
-    const acc = await admin.account('pro', { requests_per_minute: 2, api_calls_per_month: 'unlimited' });
+    const acc = await admin.account('pro', {
+      requests_per_minute: 2,
+      api_calls_per_month: 'unlimited',
+    });
     await t.http().get('/api/v1/__probe/research').set(bearer(acc.key));
     await t.http().get('/api/v1/__probe/research').set(bearer(acc.key));
     expect((await t.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(429);
-    expect((await t.http().get('/api/v1/__probe/other-research').set(bearer(acc.key))).status).toBe(200);
+    expect((await t.http().get('/api/v1/__probe/other-research').set(bearer(acc.key))).status).toBe(
+      200,
+    );
     expect((await t.http().get('/api/v1/usage').set(bearer(acc.key))).status).toBe(200);
   });
 
   it('refused requests are not counted, and waiting retry_after always clears the limit', async () => {
-    const acc = await admin.account('pro', { requests_per_minute: 2, api_calls_per_month: 'unlimited' });
+    const acc = await admin.account('pro', {
+      requests_per_minute: 2,
+      api_calls_per_month: 'unlimited',
+    });
     await t.http().get('/api/v1/__probe/research').set(bearer(acc.key));
     await t.http().get('/api/v1/__probe/research').set(bearer(acc.key));
     let retryAfter = 0;
@@ -73,22 +84,41 @@ describe('Per-minute limit (spec: Limits: Requests per minute)', () => {
   });
 
   it('is exact under concurrency: 40 parallel requests with a limit of 10 admit exactly 10', async () => {
-    const acc = await admin.account('agency', { requests_per_minute: 10, api_calls_per_month: 'unlimited' });
+    const acc = await admin.account('agency', {
+      requests_per_minute: 10,
+      api_calls_per_month: 'unlimited',
+    });
     const results = await Promise.all(
-      Array.from({ length: 40 }, () => t.http().get('/api/v1/__probe/your-data').set(bearer(acc.key))),
+      Array.from({ length: 40 }, () =>
+        t.http().get('/api/v1/__probe/your-data').set(bearer(acc.key)),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     expect(results.filter((r) => r.status === 429)).toHaveLength(30);
   });
 
   it('is shared by every API instance (counters live in Redis)', async () => {
-    const other = await createTestApp({ imports: [ProbeModule], env: { RATE_LIMIT_WINDOW_SECONDS: '2' } });
+    const other = await createTestApp({
+      imports: [ProbeModule],
+      env: { RATE_LIMIT_WINDOW_SECONDS: '2' },
+    });
     try {
-      const acc = await admin.account('pro', { requests_per_minute: 2, api_calls_per_month: 'unlimited' });
-      expect((await t.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(200);
-      expect((await other.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(200);
-      expect((await t.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(429);
-      expect((await other.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(429);
+      const acc = await admin.account('pro', {
+        requests_per_minute: 2,
+        api_calls_per_month: 'unlimited',
+      });
+      expect((await t.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(
+        200,
+      );
+      expect((await other.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(
+        200,
+      );
+      expect((await t.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(
+        429,
+      );
+      expect((await other.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(
+        429,
+      );
     } finally {
       await other.close();
     }

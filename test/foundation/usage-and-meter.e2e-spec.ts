@@ -49,7 +49,9 @@ describe('GET /usage and the monthly call meter (spec: Usage record, Limits: Mon
   it('at the cap, research routes get 429 RATE_LIMITED with meta.resets_at; your-data routes are served and counted', async () => {
     const acc = await admin.account('pro', { api_calls_per_month: 3 });
     for (let i = 0; i < 3; i++) {
-      expect((await t.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(200);
+      expect((await t.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(
+        200,
+      );
     }
     const refused = await t.http().get('/api/v1/__probe/research').set(bearer(acc.key));
     expect(refused.status).toBe(429);
@@ -68,12 +70,16 @@ describe('GET /usage and the monthly call meter (spec: Usage record, Limits: Mon
     const local = await createTestApp({ imports: [ProbeModule], now: '2026-11-30T23:59:58Z' });
     try {
       const acc = await new AdminClient(local.url).account('pro', { api_calls_per_month: 1 });
-      expect((await local.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(200);
+      expect((await local.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(
+        200,
+      );
       const refused = await local.http().get('/api/v1/__probe/research').set(bearer(acc.key));
       expect(refused.status).toBe(429);
       expect(refused.body.meta.resets_at).toBe('2026-12-01');
       local.clock.set('2026-12-01T00:00:00Z');
-      expect((await local.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(200);
+      expect((await local.http().get('/api/v1/__probe/research').set(bearer(acc.key))).status).toBe(
+        200,
+      );
       local.clock.advance(1000);
       const refusedAgain = await local.http().get('/api/v1/usage').set(bearer(acc.key));
       expect(refusedAgain.status).toBe(429);
@@ -84,14 +90,21 @@ describe('GET /usage and the monthly call meter (spec: Usage record, Limits: Mon
   });
 
   it('exactness: 200 concurrent requests against 100 remaining admit exactly 100', async () => {
-    const acc = await admin.account('agency', { api_calls_per_month: 100, requests_per_minute: 10_000 });
+    const acc = await admin.account('agency', {
+      api_calls_per_month: 100,
+      requests_per_minute: 10_000,
+    });
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => t.http().get('/api/v1/__probe/research').set(bearer(acc.key))),
+      Array.from({ length: 200 }, () =>
+        t.http().get('/api/v1/__probe/research').set(bearer(acc.key)),
+      ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(100);
     expect(statuses.filter((s) => s === 429)).toHaveLength(100);
-    const rows = await t.db.query('SELECT used FROM api_call_meter WHERE account_id = $1', [acc.id]);
+    const rows = await t.db.query('SELECT used FROM api_call_meter WHERE account_id = $1', [
+      acc.id,
+    ]);
     expect(rows[0].used).toBe(100);
   });
 });

@@ -15,7 +15,10 @@ export class AdminClient {
   constructor(private readonly url: string) {}
 
   post(path: string, body: unknown) {
-    return request(this.url).post(`/admin/v1${path}`).set(adminAuth()).send(body as object);
+    return request(this.url)
+      .post(`/admin/v1${path}`)
+      .set(adminAuth())
+      .send(body as object);
   }
 
   get(path: string) {
@@ -23,7 +26,10 @@ export class AdminClient {
   }
 
   patch(path: string, body: unknown) {
-    return request(this.url).patch(`/admin/v1${path}`).set(adminAuth()).send(body as object);
+    return request(this.url)
+      .patch(`/admin/v1${path}`)
+      .set(adminAuth())
+      .send(body as object);
   }
 
   delete(path: string) {
@@ -31,13 +37,22 @@ export class AdminClient {
   }
 
   /** A new account with one API key; overrides applied when given. */
-  async account(plan: Plan = 'pro', overrides?: Record<string, unknown>, label = 'test key'): Promise<TestAccount> {
-    const created = await this.post('/accounts', { name: `test ${plan} ${Math.random().toString(36).slice(2, 8)}`, plan });
-    if (created.status !== 201) throw new Error(`account create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  async account(
+    plan: Plan = 'pro',
+    overrides?: Record<string, unknown>,
+    label = 'test key',
+  ): Promise<TestAccount> {
+    const created = await this.post('/accounts', {
+      name: `test ${plan} ${Math.random().toString(36).slice(2, 8)}`,
+      plan,
+    });
+    if (created.status !== 201)
+      throw new Error(`account create failed: ${created.status} ${JSON.stringify(created.body)}`);
     const id = created.body.data.id as number;
     if (overrides) {
       const patched = await this.patch(`/accounts/${id}`, { overrides });
-      if (patched.status !== 200) throw new Error(`override failed: ${JSON.stringify(patched.body)}`);
+      if (patched.status !== 200)
+        throw new Error(`override failed: ${JSON.stringify(patched.body)}`);
     }
     const key = await this.post(`/accounts/${id}/api-keys`, { label });
     if (key.status !== 201) throw new Error(`key create failed: ${JSON.stringify(key.body)}`);
@@ -46,7 +61,8 @@ export class AdminClient {
 
   async credits(accountId: number, amount: number, reason = 'test'): Promise<number> {
     const res = await this.post(`/accounts/${accountId}/credits`, { amount, reason });
-    if (res.status !== 200 && res.status !== 201) throw new Error(`credits failed: ${JSON.stringify(res.body)}`);
+    if (res.status !== 200 && res.status !== 201)
+      throw new Error(`credits failed: ${JSON.stringify(res.body)}`);
     return res.body.data.balance;
   }
 }

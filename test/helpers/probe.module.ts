@@ -56,6 +56,11 @@ class BoomProbeController {
 }
 
 @Module({
-  controllers: [ResearchProbeController, OtherResearchProbeController, YourDataProbeController, BoomProbeController],
+  controllers: [
+    ResearchProbeController,
+    OtherResearchProbeController,
+    YourDataProbeController,
+    BoomProbeController,
+  ],
 })
 export class ProbeModule {}

@@ -44,10 +44,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .useValue(clock);
   options.configure?.(builder);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new EnvelopeExpressAdapter(), {
-    bodyParser: false,
-    logger: false,
-  });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(
+    new EnvelopeExpressAdapter(),
+    {
+      bodyParser: false,
+      logger: false,
+    },
+  );
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

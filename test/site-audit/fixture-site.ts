@@ -37,14 +37,20 @@ export async function startFixtureSite(options: FixtureSiteOptions = {}): Promis
     const path = (req.url ?? '/').split('?')[0];
     hits.push(path);
     const send = (status: number, type: string, body: string) => {
-      setTimeout(() => {
-        res.writeHead(status, { 'Content-Type': type });
-        res.end(body);
-      }, path === '/robots.txt' ? 0 : delayMs);
+      setTimeout(
+        () => {
+          res.writeHead(status, { 'Content-Type': type });
+          res.end(body);
+        },
+        path === '/robots.txt' ? 0 : delayMs,
+      );
     };
     if (path === '/robots.txt') return send(200, 'text/plain', 'User-agent: *\nAllow: /\n');
     if (path === '/') {
-      const links = Array.from({ length: articles }, (_, i) => `<li><a href="/articles/${i + 1}">Article ${i + 1}</a></li>`);
+      const links = Array.from(
+        { length: articles },
+        (_, i) => `<li><a href="/articles/${i + 1}">Article ${i + 1}</a></li>`,
+      );
       return send(
         200,
         'text/html; charset=utf-8',
@@ -72,7 +78,10 @@ export async function startFixtureSite(options: FixtureSiteOptions = {}): Promis
       return send(
         200,
         'text/html; charset=utf-8',
-        page(HOSTILE_TITLE, `<p>No heading here, only <b>text</b> and a <a href="/">link home</a>.</p>`),
+        page(
+          HOSTILE_TITLE,
+          `<p>No heading here, only <b>text</b> and a <a href="/">link home</a>.</p>`,
+        ),
       );
     }
     return send(404, 'text/html; charset=utf-8', page('Not found', '<h1>Not found</h1>'));

@@ -38,14 +38,19 @@ export async function waitForJob(
   const seen: JobPoll[] = [];
   for (;;) {
     const res = await request(url).get(`/api/v1/jobs/${jobId}`).set(bearer(key));
-    if (res.status !== 200) throw new Error(`poll failed: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`poll failed: ${res.status} ${JSON.stringify(res.body)}`);
     const data = res.body.data as Record<string, unknown>;
     seen.push({ status: String(data.status), progress: Number(data.progress), body: data });
     if (data.status === 'complete' || data.status === 'failed') return { final: data, seen };
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${String(data.status)} after the timeout`);
+    if (Date.now() > deadline)
+      throw new Error(`job ${jobId} still ${String(data.status)} after the timeout`);
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 100));
   }
 }
 
 /** Test accounts poll a lot: no monthly cap and a high per-minute limit. */
-export const POLLING_OVERRIDES = { api_calls_per_month: 'unlimited', requests_per_minute: 100_000 } as const;
+export const POLLING_OVERRIDES = {
+  api_calls_per_month: 'unlimited',
+  requests_per_minute: 100_000,
+} as const;

@@ -22,13 +22,21 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
   let site: FixtureSite;
 
   const post = (key: string, body: unknown) =>
-    request(t.url).post('/api/v1/site-audit').set(bearer(key)).send(body as object);
-  const usage = async (accountId: number) => (await admin.get(`/accounts/${accountId}`)).body.data.usage;
+    request(t.url)
+      .post('/api/v1/site-audit')
+      .set(bearer(key))
+      .send(body as object);
+  const usage = async (accountId: number) =>
+    (await admin.get(`/accounts/${accountId}`)).body.data.usage;
 
   beforeAll(async () => {
     site = await startFixtureSite({ articles: 12 });
     t = await createTestApp({
-      env: { AUDIT_ALLOW_PRIVATE_NETWORKS: 'true', AUDIT_POLITENESS_DELAY_MS: '150', AUDIT_JOB_DEADLINE_SECONDS: '600' },
+      env: {
+        AUDIT_ALLOW_PRIVATE_NETWORKS: 'true',
+        AUDIT_POLITENESS_DELAY_MS: '150',
+        AUDIT_JOB_DEADLINE_SECONDS: '600',
+      },
     });
     admin = new AdminClient(t.url);
     worker = await startWorker(t.config, t.clock);
@@ -56,7 +64,11 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
         job_id: expect.stringMatching(JOB_ID),
         status: 'queued',
         poll: `${t.config.publicBaseUrl}/api/v1/jobs/${res.body.job_id}`,
-        meta: { timestamp: expect.stringMatching(ISO_TS), request_id: expect.any(String), max_pages: 20 },
+        meta: {
+          timestamp: expect.stringMatching(ISO_TS),
+          request_id: expect.any(String),
+          max_pages: 20,
+        },
       });
       expect(res.body).not.toHaveProperty('data');
       expect(res.headers.location).toBe(res.body.poll);
@@ -65,8 +77,11 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
       final = polled.final;
       // progress never goes down, and advancement was reported while running
       const progress = polled.seen.map((s) => s.progress);
-      for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]);
-      expect(polled.seen.some((s) => s.status === 'running' && s.progress > 0 && s.progress < 100)).toBe(true);
+      for (let i = 1; i < progress.length; i++)
+        expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]);
+      expect(
+        polled.seen.some((s) => s.status === 'running' && s.progress > 0 && s.progress < 100),
+      ).toBe(true);
       for (const s of polled.seen) expect(['queued', 'running', 'complete']).toContain(s.status);
     });
 
@@ -85,11 +100,18 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
           pages_crawled: expect.any(Number),
           total_score: expect.any(Number),
           geo_score: expect.any(Number),
-          issues: { critical: expect.any(Number), warning: expect.any(Number), total: expect.any(Number) },
+          issues: {
+            critical: expect.any(Number),
+            warning: expect.any(Number),
+            total: expect.any(Number),
+          },
           report_url: `${t.config.publicBaseUrl}/reports/audits/${(final.data as { audit_id: string }).audit_id}`,
         },
       });
-      const data = final.data as { pages_crawled: number; issues: { critical: number; warning: number; total: number } };
+      const data = final.data as {
+        pages_crawled: number;
+        issues: { critical: number; warning: number; total: number };
+      };
       expect(data.pages_crawled).toBeGreaterThanOrEqual(14); // home, 12 articles, the hostile page (+ the 404)
       expect(data.pages_crawled).toBeLessThanOrEqual(20);
       expect(data.issues.total).toBeGreaterThanOrEqual(data.issues.critical + data.issues.warning);
@@ -98,7 +120,9 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
 
     it('the page budget is reconciled to the pages actually crawled; the crawl counts once', async () => {
       const u = await usage(acc.id);
-      expect(u.site_audit_rolling_page_budget).toBe((final.data as { pages_crawled: number }).pages_crawled);
+      expect(u.site_audit_rolling_page_budget).toBe(
+        (final.data as { pages_crawled: number }).pages_crawled,
+      );
       expect(u.site_audit_crawls_per_month).toBe(1);
     });
 
@@ -109,14 +133,18 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['content-security-policy']).toContain("default-src 'none'");
       const html = res.text;
-      expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      expect(html).toContain(
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      );
       expect(html).toContain('Total score');
       expect(html).toContain('GEO score');
       expect(html).toContain('Issues by rule');
       expect(html).toContain(`${site.origin}/articles/12`);
       // the hostile title is shown as text, never as markup
       expect(html).not.toContain('<script');
-      expect(html).toContain('&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; Hostile &amp; &quot;quoted&quot;');
+      expect(html).toContain(
+        '&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; Hostile &amp; &quot;quoted&quot;',
+      );
       expect(HOSTILE_TITLE).toContain('<script>');
     });
 
@@ -131,7 +159,13 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
 
     it("another account's job is 404 NOT_FOUND, like an unknown or malformed id", async () => {
       const other = await admin.account('agency', POLLING_OVERRIDES);
-      for (const id of [final.job_id, 'job_AAAAAAAAAAAAAAAAAAAAAA', 'job_x', '1', 'job_AAAAAAAAAAAAAAAAAAAAAA%27--']) {
+      for (const id of [
+        final.job_id,
+        'job_AAAAAAAAAAAAAAAAAAAAAA',
+        'job_x',
+        '1',
+        'job_AAAAAAAAAAAAAAAAAAAAAA%27--',
+      ]) {
         const res = await request(t.url).get(`/api/v1/jobs/${id}`).set(bearer(other.key));
         expect(res.status).toBe(404);
         expect(res.body.success).toBe(false);
@@ -164,7 +198,9 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
         completed_at: expect.stringMatching(RECORD_TS),
         error: { code: 'UNREACHABLE', message: expect.stringContaining('could not be reached') },
       });
-      expect(seen.filter((s) => s.status !== 'failed').every((s) => s.body.completed_at === null)).toBe(true);
+      expect(
+        seen.filter((s) => s.status !== 'failed').every((s) => s.body.completed_at === null),
+      ).toBe(true);
       const u = await usage(acc.id);
       expect(u.site_audit_crawls_per_month).toBe(1);
       expect(u.site_audit_rolling_page_budget).toBe(0);
@@ -190,7 +226,10 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
         const swept = await worker.get(AuditSweeperService).sweepOnce();
         expect(swept.deadline).toBeGreaterThanOrEqual(1);
         job = await request(t.url).get(`/api/v1/jobs/${res.body.job_id}`).set(bearer(acc.key));
-        expect(job.body.data).toMatchObject({ status: 'failed', error: { code: 'DEADLINE_EXCEEDED' } });
+        expect(job.body.data).toMatchObject({
+          status: 'failed',
+          error: { code: 'DEADLINE_EXCEEDED' },
+        });
         expect(job.body.data.completed_at).toMatch(RECORD_TS);
         const u = await usage(acc.id);
         expect(u.site_audit_crawls_per_month).toBe(0);
@@ -308,7 +347,10 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
       'http://240.0.0.1/',
       'http://no-such-host.invalid/',
     ])('%s → 422 on url', async (url) => {
-      const res = await request(strict.url).post('/api/v1/site-audit').set(bearer(key)).send({ url });
+      const res = await request(strict.url)
+        .post('/api/v1/site-audit')
+        .set(bearer(key))
+        .send({ url });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.details[0].field).toBe('url');
@@ -323,7 +365,10 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
 
   describe('limits', () => {
     it("max_pages is capped by the plan's per-crawl limit (meta.max_pages shows the value applied)", async () => {
-      const acc = await admin.account('pro', { ...POLLING_OVERRIDES, site_audit_pages_per_crawl: 5 });
+      const acc = await admin.account('pro', {
+        ...POLLING_OVERRIDES,
+        site_audit_pages_per_crawl: 5,
+      });
       const capped = await post(acc.key, { url: `${site.origin}/`, max_pages: 50 });
       expect(capped.status).toBe(202);
       expect(capped.body.meta.max_pages).toBe(5);
@@ -338,7 +383,10 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
     });
 
     it('429 QUOTA_EXCEEDED when the monthly crawl count is used up (meta.quota, resets_at = next month)', async () => {
-      const acc = await admin.account('pro', { ...POLLING_OVERRIDES, site_audit_crawls_per_month: 2 });
+      const acc = await admin.account('pro', {
+        ...POLLING_OVERRIDES,
+        site_audit_crawls_per_month: 2,
+      });
       const accepted = [
         await post(acc.key, { url: `${site.origin}/`, max_pages: 1 }),
         await post(acc.key, { url: `${site.origin}/`, max_pages: 1 }),
@@ -349,14 +397,23 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
       expect(res.body.success).toBe(false);
       expect(res.body.error.code).toBe('QUOTA_EXCEEDED');
       const now = t.clock.now();
-      const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
-      expect(res.body.meta).toMatchObject({ quota: 'site_audit_crawls_per_month', limit: 2, resets_at: next });
+      const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
+        .toISOString()
+        .slice(0, 10);
+      expect(res.body.meta).toMatchObject({
+        quota: 'site_audit_crawls_per_month',
+        limit: 2,
+        resets_at: next,
+      });
       expect((await usage(acc.id)).site_audit_crawls_per_month).toBe(2);
       for (const r of accepted) await waitForJob(t.url, acc.key, r.body.job_id);
     });
 
     it('the rolling 30-day page budget: caps max_pages, then 429 with resets_at, and frees up after 30 days', async () => {
-      const acc = await admin.account('pro', { ...POLLING_OVERRIDES, site_audit_rolling_page_budget: 5 });
+      const acc = await admin.account('pro', {
+        ...POLLING_OVERRIDES,
+        site_audit_rolling_page_budget: 5,
+      });
       const first = await post(acc.key, { url: `${site.origin}/`, max_pages: 3 });
       expect(first.status).toBe(202);
       expect(first.body.meta.max_pages).toBe(3);
@@ -389,15 +446,21 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
     });
 
     it('concurrent requests never overspend the rolling page budget', async () => {
-      const acc = await admin.account('pro', { ...POLLING_OVERRIDES, site_audit_rolling_page_budget: 10 });
+      const acc = await admin.account('pro', {
+        ...POLLING_OVERRIDES,
+        site_audit_rolling_page_budget: 10,
+      });
       const results = await Promise.all(
         Array.from({ length: 6 }, () => post(acc.key, { url: `${site.origin}/`, max_pages: 3 })),
       );
-      const granted = results.filter((r) => r.status === 202).map((r) => r.body.meta.max_pages as number);
+      const granted = results
+        .filter((r) => r.status === 202)
+        .map((r) => r.body.meta.max_pages as number);
       expect(granted.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10);
       expect(granted.reduce((a, b) => a + b, 0)).toBe(10); // 3 + 3 + 3 + 1
       expect(results.filter((r) => r.status === 429)).toHaveLength(2);
-      for (const r of results.filter((x) => x.status === 202)) await waitForJob(t.url, acc.key, r.body.job_id);
+      for (const r of results.filter((x) => x.status === 202))
+        await waitForJob(t.url, acc.key, r.body.job_id);
     });
   });
 });

@@ -11,7 +11,8 @@ function newestSourceMtime(dir: string): number {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(p));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+      newest = Math.max(newest, fs.statSync(p).mtimeMs);
   }
   return newest;
 }

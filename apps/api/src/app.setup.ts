@@ -2,7 +2,12 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { EnvelopeExpressAdapter, accessLog, requestIdMiddleware, rootLoggerFor } from '@app/gateway';
+import {
+  EnvelopeExpressAdapter,
+  accessLog,
+  requestIdMiddleware,
+  rootLoggerFor,
+} from '@app/gateway';
 
 export const BODY_LIMIT = '10mb';
 
@@ -10,7 +15,9 @@ export const BODY_LIMIT = '10mb';
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const adapter = app.getHttpAdapter();
   if (!(adapter instanceof EnvelopeExpressAdapter)) {
-    throw new Error('The API must be created with EnvelopeExpressAdapter (it writes the success envelope)');
+    throw new Error(
+      'The API must be created with EnvelopeExpressAdapter (it writes the success envelope)',
+    );
   }
   adapter.useClock(app.get(Clock));
   app.useLogger(app.get(Logger));
@@ -46,11 +53,17 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
       )
       .setVersion('1.2')
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' }, 'bearer')
-      .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key', description: 'API key (discouraged)' }, 'api_key')
+      .addApiKey(
+        { type: 'apiKey', in: 'query', name: 'api_key', description: 'API key (discouraged)' },
+        'api_key',
+      )
       .addSecurityRequirements('bearer')
       .addSecurityRequirements('api_key')
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+  });
   return app;
 }

@@ -8,14 +8,20 @@ import { configureApp } from './app.setup';
 
 async function bootstrap(): Promise<void> {
   loadConfig(); // fail fast, before any connection is opened, with a message naming the variable
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule, new EnvelopeExpressAdapter(), {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    ApiModule,
+    new EnvelopeExpressAdapter(),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+    },
+  );
   configureApp(app);
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.port);
-  console.log(`API listening on http://localhost:${config.port} (docs: ${config.publicBaseUrl}/docs)`);
+  console.log(
+    `API listening on http://localhost:${config.port} (docs: ${config.publicBaseUrl}/docs)`,
+  );
 }
 
 bootstrap().catch((err: unknown) => {

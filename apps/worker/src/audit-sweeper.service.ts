@@ -1,4 +1,10 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
@@ -11,7 +17,8 @@ const ORPHAN_GRACE_MS = 60_000;
 
 const STALLED: JobError = {
   code: 'STALLED',
-  message: 'The audit was interrupted too often (worker restarts). The crawl was not counted; please retry.',
+  message:
+    'The audit was interrupted too often (worker restarts). The crawl was not counted; please retry.',
 };
 const LOST: JobError = {
   code: 'LOST',
@@ -77,7 +84,15 @@ export class AuditSweeperService implements OnApplicationBootstrap, BeforeApplic
     const now = this.clock.now();
     let deadline = 0;
     for (const row of await this.jobs.overdue(now, BATCH)) {
-      if (await this.siteJobs.failAudit(row.id, DEADLINE_EXCEEDED, { refund: true, pagesUsed: 0 }, now)) deadline++;
+      if (
+        await this.siteJobs.failAudit(
+          row.id,
+          DEADLINE_EXCEEDED,
+          { refund: true, pagesUsed: 0 },
+          now,
+        )
+      )
+        deadline++;
     }
     let orphaned = 0;
     const grace = Math.max(ORPHAN_GRACE_MS, 3 * this.config.audit.stalledIntervalMs);
@@ -90,11 +105,20 @@ export class AuditSweeperService implements OnApplicationBootstrap, BeforeApplic
         const job = await this.queue.getJob(row.id);
         error = /stalled/i.test(job?.failedReason ?? '') ? STALLED : INTERNAL_ERROR;
       }
-      if (error && (await this.siteJobs.failAudit(row.id, error, { refund: true, pagesUsed: 0 }, this.clock.now()))) {
+      if (
+        error &&
+        (await this.siteJobs.failAudit(
+          row.id,
+          error,
+          { refund: true, pagesUsed: 0 },
+          this.clock.now(),
+        ))
+      ) {
         orphaned++;
       }
     }
-    if (deadline || orphaned) this.logger.warn(`Swept site-audit jobs: ${deadline} past deadline, ${orphaned} orphaned`);
+    if (deadline || orphaned)
+      this.logger.warn(`Swept site-audit jobs: ${deadline} past deadline, ${orphaned} orphaned`);
     return { deadline, orphaned };
   }
 }

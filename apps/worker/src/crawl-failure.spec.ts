@@ -21,13 +21,21 @@ describe('site-audit failure decisions', () => {
   });
 
   it('a crawl cancelled by shutdown goes back to the queue without using an attempt', () => {
-    expect(decideFailure(new CrawlError('CANCELLED', 'aborted'), { ...ctx, stopping: true, finalAttempt: true })).toEqual({
+    expect(
+      decideFailure(new CrawlError('CANCELLED', 'aborted'), {
+        ...ctx,
+        stopping: true,
+        finalAttempt: true,
+      }),
+    ).toEqual({
       kind: 'requeue',
     });
   });
 
   it('a job ended elsewhere (swept) stops quietly, whatever the error', () => {
-    expect(decideFailure(new CrawlError('CANCELLED', 'aborted'), { ...ctx, gone: true })).toEqual({ kind: 'gone' });
+    expect(decideFailure(new CrawlError('CANCELLED', 'aborted'), { ...ctx, gone: true })).toEqual({
+      kind: 'gone',
+    });
   });
 
   it('internal error messages leak nothing', () => {

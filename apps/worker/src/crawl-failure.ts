@@ -25,7 +25,8 @@ export interface FailureContext {
 
 export const INTERNAL_ERROR: JobError = {
   code: 'INTERNAL_ERROR',
-  message: 'The audit failed because of an internal error. The crawl was not counted; please retry.',
+  message:
+    'The audit failed because of an internal error. The crawl was not counted; please retry.',
 };
 
 export const DEADLINE_EXCEEDED: JobError = {
@@ -38,7 +39,11 @@ function siteError(code: string, detail: string): JobError {
     case 'UNREACHABLE':
       return { code, message: `The site could not be reached: ${detail}` };
     case 'PRIVATE_ADDRESS':
-      return { code, message: 'The site resolves to a private, loopback or reserved address and cannot be audited.' };
+      return {
+        code,
+        message:
+          'The site resolves to a private, loopback or reserved address and cannot be audited.',
+      };
     case 'INVALID_URL':
       return { code, message: `The URL cannot be crawled: ${detail}` };
     case 'TIMEOUT':

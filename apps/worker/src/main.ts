@@ -22,6 +22,10 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : `Worker failed to start: ${(err as Error)?.stack ?? String(err)}`);
+  console.error(
+    err instanceof ConfigError
+      ? err.message
+      : `Worker failed to start: ${(err as Error)?.stack ?? String(err)}`,
+  );
   process.exit(1);
 });

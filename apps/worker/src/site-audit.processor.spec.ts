@@ -32,9 +32,16 @@ function row(overrides: Partial<JobRow> = {}): JobRow {
 }
 
 function setup(markRunning: JobRow | null = row()) {
-  const jobs = { markRunning: jest.fn().mockResolvedValue(markRunning), reportProgress: jest.fn().mockResolvedValue(true) };
+  const jobs = {
+    markRunning: jest.fn().mockResolvedValue(markRunning),
+    reportProgress: jest.fn().mockResolvedValue(true),
+  };
   const siteJobs = { failAudit: jest.fn().mockResolvedValue(true) };
-  const store = { completeWithAudit: jest.fn().mockImplementation(async (_j, auditId: string) => ({ audit_id: auditId })) };
+  const store = {
+    completeWithAudit: jest
+      .fn()
+      .mockImplementation(async (_j, auditId: string) => ({ audit_id: auditId })),
+  };
   const processor = new SiteAuditProcessor(
     loadConfig({ AUDIT_CRAWL_TIME_LIMIT_SECONDS: '60' }),
     jobs as never,
@@ -85,7 +92,12 @@ describe('SiteAuditProcessor', () => {
     const out = await processor.process(job(), 'token');
     expect(out.outcome).toBe('complete');
     expect(runAuditMock).toHaveBeenCalledWith(
-      expect.objectContaining({ startUrl: 'https://example.com/', maxPages: 10, maxDepth: 3, timeLimitMs: 60_000 }),
+      expect.objectContaining({
+        startUrl: 'https://example.com/',
+        maxPages: 10,
+        maxDepth: 3,
+        timeLimitMs: 60_000,
+      }),
     );
     expect(store.completeWithAudit).toHaveBeenCalledWith(
       { jobId: 'job_AAAAAAAAAAAAAAAAAAAAAA', accountId: 7, maxPages: 10, depth: 3 },
@@ -120,7 +132,7 @@ describe('SiteAuditProcessor', () => {
     expect(runAuditMock.mock.calls[0][0].timeLimitMs).toBe(5_000);
   });
 
-  it("a site failure ends the row failed at once, keeping the crawl count and the pages fetched", async () => {
+  it('a site failure ends the row failed at once, keeping the crawl count and the pages fetched', async () => {
     const { processor, siteJobs } = setup();
     runAuditMock.mockRejectedValue(new CrawlError('UNREACHABLE', 'connect ECONNREFUSED'));
     expect((await processor.process(job(0), 'token')).outcome).toBe('failed');
@@ -168,7 +180,9 @@ describe('SiteAuditProcessor', () => {
       (o) =>
         new Promise((_, reject) => {
           started();
-          o.signal?.addEventListener('abort', () => reject(new CrawlError('CANCELLED', 'crawl cancelled')));
+          o.signal?.addEventListener('abort', () =>
+            reject(new CrawlError('CANCELLED', 'crawl cancelled')),
+          );
         }),
     );
     const j = job(2); // even on the last attempt

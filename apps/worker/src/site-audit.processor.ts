@@ -53,7 +53,12 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
 
     const remainingMs = row.deadline_at.getTime() - this.clock.now().getTime();
     if (remainingMs <= 0) {
-      await this.siteJobs.failAudit(jobId, DEADLINE_EXCEEDED, { refund: true, pagesUsed: 0 }, this.clock.now());
+      await this.siteJobs.failAudit(
+        jobId,
+        DEADLINE_EXCEEDED,
+        { refund: true, pagesUsed: 0 },
+        this.clock.now(),
+      );
       return { outcome: 'failed' };
     }
 
@@ -74,7 +79,10 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
         userAgent: this.config.audit.userAgent,
         allowPrivateNetworks: this.config.auditAllowPrivateNetworks,
         politenessDelayMs: this.config.audit.politenessDelayMs,
-        timeLimitMs: Math.max(1000, Math.min(this.config.audit.crawlTimeLimitSeconds * 1000, remainingMs)),
+        timeLimitMs: Math.max(
+          1000,
+          Math.min(this.config.audit.crawlTimeLimitSeconds * 1000, remainingMs),
+        ),
         signal: controller.signal,
         onProgress: (done, planned) => progress.report(done, planned),
       });
@@ -85,13 +93,20 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
         this.clock.now(),
       );
       if (!data) {
-        this.logger.warn({ job_id: jobId }, 'Job no longer running when its crawl finished; result discarded');
+        this.logger.warn(
+          { job_id: jobId },
+          'Job no longer running when its crawl finished; result discarded',
+        );
         return { outcome: 'discarded' };
       }
       return { outcome: 'complete', audit_id: data.audit_id };
     } catch (err) {
       const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const decision = decideFailure(err, { gone: progress.isGone, stopping: this.stopping, finalAttempt });
+      const decision = decideFailure(err, {
+        gone: progress.isGone,
+        stopping: this.stopping,
+        finalAttempt,
+      });
       switch (decision.kind) {
         case 'gone':
           return { outcome: 'gone' };
@@ -108,11 +123,19 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
           );
           return { outcome: 'failed' };
         case 'retry':
-          this.logger.warn({ err, job_id: jobId, attempt: job.attemptsMade + 1 }, 'Site audit attempt failed; will retry');
+          this.logger.warn(
+            { err, job_id: jobId, attempt: job.attemptsMade + 1 },
+            'Site audit attempt failed; will retry',
+          );
           throw err;
         case 'internal':
           this.logger.error({ err, job_id: jobId }, 'Site audit failed on its last attempt');
-          await this.siteJobs.failAudit(jobId, decision.error, { refund: true, pagesUsed: 0 }, this.clock.now());
+          await this.siteJobs.failAudit(
+            jobId,
+            decision.error,
+            { refund: true, pagesUsed: 0 },
+            this.clock.now(),
+          );
           throw err;
       }
     } finally {

@@ -15,7 +15,9 @@ export interface SiteAuditWorkerOptions {
  * dies loses its lock within that time and its job is recovered at the next checks.
  * An invalid environment falls back to defaults here; bootstrap then stops with the message.
  */
-export function siteAuditWorkerOptions(env: NodeJS.ProcessEnv = process.env): SiteAuditWorkerOptions {
+export function siteAuditWorkerOptions(
+  env: NodeJS.ProcessEnv = process.env,
+): SiteAuditWorkerOptions {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(env);

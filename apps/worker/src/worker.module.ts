@@ -7,12 +7,6 @@ import { SiteAuditWorkerModule } from './site-audit-worker.module';
 
 /** The worker process: no public HTTP, queue processors only. */
 @Module({
-  imports: [
-    CoreModule,
-    LoggingModule,
-    DatabaseModule,
-    BillingModule,
-    SiteAuditWorkerModule,
-  ],
+  imports: [CoreModule, LoggingModule, DatabaseModule, BillingModule, SiteAuditWorkerModule],
 })
 export class WorkerModule {}

@@ -84,9 +84,15 @@ export class AccountsService {
    */
   async update(
     id: number,
-    patch: { name?: string; plan?: PlanName; overrides?: Record<string, number | 'unlimited' | null> },
+    patch: {
+      name?: string;
+      plan?: PlanName;
+      overrides?: Record<string, number | 'unlimited' | null>;
+    },
   ): Promise<AccountRow | null> {
-    const set = Object.fromEntries(Object.entries(patch.overrides ?? {}).filter(([, v]) => v !== null));
+    const set = Object.fromEntries(
+      Object.entries(patch.overrides ?? {}).filter(([, v]) => v !== null),
+    );
     const removed = Object.entries(patch.overrides ?? {})
       .filter(([, v]) => v === null)
       .map(([k]) => k);

@@ -124,7 +124,10 @@ export class ApiKeysService {
     if (auth) {
       // Refreshed at most once per cache period per instance: no write on the hot path.
       void this.db
-        .query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, [auth.keyId, this.clock.now()])
+        .query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, [
+          auth.keyId,
+          this.clock.now(),
+        ])
         .catch(() => undefined);
     }
     if (this.config.keyCacheTtlMs > 0) {

@@ -30,7 +30,12 @@ export class CallMeterService {
    * crash could forget the last fraction of a second of counts. Credits, quotas and the
    * ledger keep synchronous commits. See docs/metering.md.
    */
-  async consume(accountId: number, limit: number | null, enforce: boolean, now: Date): Promise<MeterResult> {
+  async consume(
+    accountId: number,
+    limit: number | null,
+    enforce: boolean,
+    now: Date,
+  ): Promise<MeterResult> {
     const cap = enforce ? limit : null;
     const rows = await preparedRows<{ used: number }>(
       this.db,

@@ -20,7 +20,12 @@ export class FeatureQuotaService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Takes one unit of the month's quota in one atomic statement; null when used up. */
-  async reserve(accountId: number, feature: Feature, limit: number, now: Date): Promise<QuotaReservation | null> {
+  async reserve(
+    accountId: number,
+    feature: Feature,
+    limit: number,
+    now: Date,
+  ): Promise<QuotaReservation | null> {
     const periodStart = plainDate(monthStart(now));
     const rows: unknown[] = await this.db.query(
       `INSERT INTO feature_usage AS f (account_id, feature, period_start, used)

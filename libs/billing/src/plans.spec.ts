@@ -11,7 +11,10 @@ describe('plans', () => {
   });
 
   it('applies overrides and leaves the plan table untouched', () => {
-    const limits = resolveLimits('pro', { requests_per_minute: 5, api_calls_per_month: 'unlimited' });
+    const limits = resolveLimits('pro', {
+      requests_per_minute: 5,
+      api_calls_per_month: 'unlimited',
+    });
     expect(limits.requests_per_minute).toBe(5);
     expect(limits.api_calls_per_month).toBe('unlimited');
     expect(limits.backlinks_per_month).toBe(PLANS.pro.limits.backlinks_per_month);

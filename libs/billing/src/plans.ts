@@ -108,7 +108,10 @@ export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
 export type LimitOverrides = Partial<Record<LimitName, number | 'unlimited'>>;
 
 /** The limits in force: the plan's values with the account's overrides applied. */
-export function resolveLimits(plan: PlanName, overrides: LimitOverrides | null | undefined): Limits {
+export function resolveLimits(
+  plan: PlanName,
+  overrides: LimitOverrides | null | undefined,
+): Limits {
   const limits: Limits = { ...PLANS[plan].limits };
   for (const name of LIMIT_NAMES) {
     const value = overrides?.[name];

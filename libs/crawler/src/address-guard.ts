@@ -43,9 +43,13 @@ export type AddressPolicy = (ip: string, hostname: string) => boolean;
  * specific non-public addresses (e.g. only 127.0.0.1 of a fixture server) while everything else
  * stays refused; production never sets it.
  */
-export function buildAddressPolicy(allowPrivate: boolean, extraAllowed?: AddressPolicy): AddressPolicy {
+export function buildAddressPolicy(
+  allowPrivate: boolean,
+  extraAllowed?: AddressPolicy,
+): AddressPolicy {
   if (allowPrivate) return () => true;
-  return (ip, hostname) => isPublicAddress(ip) || (extraAllowed ? extraAllowed(ip, hostname) : false);
+  return (ip, hostname) =>
+    isPublicAddress(ip) || (extraAllowed ? extraAllowed(ip, hostname) : false);
 }
 
 /** Strips IPv6 brackets and lets the WHATWG URL parser normalise IPv4 spellings. */
@@ -77,7 +81,10 @@ function lookupAll(hostname: string): Promise<ResolvedAddress[]> {
 }
 
 /** Resolves a hostname (or IP literal) and checks every address against the policy. */
-export async function resolveAllowed(hostname: string, policy: AddressPolicy): Promise<ResolvedAddress[]> {
+export async function resolveAllowed(
+  hostname: string,
+  policy: AddressPolicy,
+): Promise<ResolvedAddress[]> {
   const host = canonicalHostname(hostname);
   const family = net.isIP(host);
   let addresses: ResolvedAddress[];
@@ -87,13 +94,19 @@ export async function resolveAllowed(hostname: string, policy: AddressPolicy): P
     try {
       addresses = await lookupAll(host);
     } catch (err) {
-      throw new CrawlError('UNREACHABLE', `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new CrawlError(
+        'UNREACHABLE',
+        `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      );
     }
     if (addresses.length === 0) throw new CrawlError('UNREACHABLE', `cannot resolve ${host}`);
   }
   const refused = addresses.find((a) => !policy(a.address, host));
   if (refused) {
-    throw new CrawlError('PRIVATE_ADDRESS', `${host} resolves to a non-public address (${refused.address})`);
+    throw new CrawlError(
+      'PRIVATE_ADDRESS',
+      `${host} resolves to a non-public address (${refused.address})`,
+    );
   }
   return addresses;
 }
@@ -109,7 +122,11 @@ export async function assertPublicHost(hostname: string, allowPrivate: boolean):
   await resolveAllowed(hostname, buildAddressPolicy(allowPrivate));
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for http.request / net.connect that resolves the name and refuses the connection
@@ -120,20 +137,27 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.
 export function createGuardedLookup(policy: AddressPolicy) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
     const family = typeof options === 'object' && options ? options.family : undefined;
-    dns.lookup(hostname, { family: family as number | undefined, all: true, verbatim: true }, (err, addresses) => {
-      if (err) return callback(err, '');
-      if (!addresses || addresses.length === 0) {
-        const e: NodeJS.ErrnoException = new Error(`cannot resolve ${hostname}`);
-        e.code = 'ENOTFOUND';
-        return callback(e, '');
-      }
-      const refused = addresses.find((a) => !policy(a.address, hostname));
-      if (refused) {
-        const e = new CrawlError('PRIVATE_ADDRESS', `${hostname} resolves to a non-public address (${refused.address})`);
-        return callback(e as unknown as NodeJS.ErrnoException, '');
-      }
-      if (options && options.all) return callback(null, addresses);
-      return callback(null, addresses[0].address, addresses[0].family);
-    });
+    dns.lookup(
+      hostname,
+      { family: family as number | undefined, all: true, verbatim: true },
+      (err, addresses) => {
+        if (err) return callback(err, '');
+        if (!addresses || addresses.length === 0) {
+          const e: NodeJS.ErrnoException = new Error(`cannot resolve ${hostname}`);
+          e.code = 'ENOTFOUND';
+          return callback(e, '');
+        }
+        const refused = addresses.find((a) => !policy(a.address, hostname));
+        if (refused) {
+          const e = new CrawlError(
+            'PRIVATE_ADDRESS',
+            `${hostname} resolves to a non-public address (${refused.address})`,
+          );
+          return callback(e as unknown as NodeJS.ErrnoException, '');
+        }
+        if (options && options.all) return callback(null, addresses);
+        return callback(null, addresses[0].address, addresses[0].family);
+      },
+    );
   };
 }

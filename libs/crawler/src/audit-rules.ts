@@ -7,12 +7,18 @@ export const RULES = {
   // critical
   http_5xx: { severity: 'critical', title: 'Server error (5xx)' },
   http_4xx: { severity: 'critical', title: 'Client error (4xx)' },
-  fetch_failed: { severity: 'critical', title: 'Page could not be fetched (timeout, connection or address refused)' },
+  fetch_failed: {
+    severity: 'critical',
+    title: 'Page could not be fetched (timeout, connection or address refused)',
+  },
   broken_internal_link: { severity: 'critical', title: 'Internal link to a broken page' },
   redirect_loop: { severity: 'critical', title: 'Redirect loop' },
   redirect_limit: { severity: 'critical', title: 'More than 5 redirects' },
   missing_title: { severity: 'critical', title: 'Missing or empty <title>' },
-  robots_txt_unreachable: { severity: 'critical', title: 'robots.txt unreachable (5xx/429/network): crawling disallowed' },
+  robots_txt_unreachable: {
+    severity: 'critical',
+    title: 'robots.txt unreachable (5xx/429/network): crawling disallowed',
+  },
   // warning
   redirect_chain: { severity: 'warning', title: 'Redirect chain (2 or more hops)' },
   duplicate_title: { severity: 'warning', title: 'Duplicate title' },
@@ -21,7 +27,10 @@ export const RULES = {
   duplicate_meta_description: { severity: 'warning', title: 'Duplicate meta description' },
   missing_h1: { severity: 'warning', title: 'Missing <h1>' },
   images_missing_alt: { severity: 'warning', title: 'Images without alt attribute' },
-  mixed_content: { severity: 'warning', title: 'Mixed content (http:// resources on an https page)' },
+  mixed_content: {
+    severity: 'warning',
+    title: 'Mixed content (http:// resources on an https page)',
+  },
   slow_response: { severity: 'warning', title: 'Slow response' },
   large_page: { severity: 'warning', title: 'Large HTML page' },
   missing_lang: { severity: 'warning', title: 'Missing <html lang>' },
@@ -78,24 +87,44 @@ export function pageRules(r: PageRecord, cfg: RuleConfig): AuditIssue[] {
   const out: AuditIssue[] = [];
   const at = f.finalUrl;
   if (r.redirectProblem === 'loop') out.push(issue('redirect_loop', f.url, r.hops.join(' → ')));
-  else if (r.redirectProblem === 'limit') out.push(issue('redirect_limit', f.url, r.hops.join(' → ')));
-  else if (r.hops.length > 2) out.push(issue('redirect_chain', f.url, `${r.hops.length - 1} hops: ${r.hops.join(' → ')}`));
-  if (r.fetchError) out.push(issue('fetch_failed', at, `${r.fetchError.code}: ${r.fetchError.message}`));
+  else if (r.redirectProblem === 'limit')
+    out.push(issue('redirect_limit', f.url, r.hops.join(' → ')));
+  else if (r.hops.length > 2)
+    out.push(issue('redirect_chain', f.url, `${r.hops.length - 1} hops: ${r.hops.join(' → ')}`));
+  if (r.fetchError)
+    out.push(issue('fetch_failed', at, `${r.fetchError.code}: ${r.fetchError.message}`));
   if (f.status !== null && f.status >= 500) out.push(issue('http_5xx', at, `HTTP ${f.status}`));
-  else if (f.status !== null && f.status >= 400) out.push(issue('http_4xx', at, `HTTP ${f.status}`));
+  else if (f.status !== null && f.status >= 400)
+    out.push(issue('http_4xx', at, `HTTP ${f.status}`));
   if (f.status !== null && f.responseMs > cfg.slowResponseMs) {
-    out.push(issue('slow_response', at, `${Math.round(f.responseMs)} ms (threshold ${cfg.slowResponseMs} ms)`));
+    out.push(
+      issue(
+        'slow_response',
+        at,
+        `${Math.round(f.responseMs)} ms (threshold ${cfg.slowResponseMs} ms)`,
+      ),
+    );
   }
   const x = r.extracted;
   if (!r.analysed || x === null) return out;
 
   if (f.bytes > cfg.largePageBytes || f.truncated) {
-    out.push(issue('large_page', at, f.truncated ? `body larger than ${f.bytes} bytes (cut at the limit)` : `${f.bytes} bytes`));
+    out.push(
+      issue(
+        'large_page',
+        at,
+        f.truncated ? `body larger than ${f.bytes} bytes (cut at the limit)` : `${f.bytes} bytes`,
+      ),
+    );
   }
   if (!x.lang) out.push(issue('missing_lang', at));
   if (!x.hasViewport) out.push(issue('missing_viewport', at));
-  if (x.imagesWithoutAlt > 0) out.push(issue('images_missing_alt', at, `${x.imagesWithoutAlt} of ${x.images} images`));
-  if (x.jsonLdInvalid > 0) out.push(issue('invalid_structured_data', at, `${x.jsonLdInvalid} JSON-LD block(s) do not parse`));
+  if (x.imagesWithoutAlt > 0)
+    out.push(issue('images_missing_alt', at, `${x.imagesWithoutAlt} of ${x.images} images`));
+  if (x.jsonLdInvalid > 0)
+    out.push(
+      issue('invalid_structured_data', at, `${x.jsonLdInvalid} JSON-LD block(s) do not parse`),
+    );
   if (at.startsWith('https:')) {
     const insecure = x.resources.filter((src) => {
       try {
@@ -104,14 +133,22 @@ export function pageRules(r: PageRecord, cfg: RuleConfig): AuditIssue[] {
         return false;
       }
     });
-    if (insecure.length > 0) out.push(issue('mixed_content', at, `${insecure.length} resource(s): ${insecure.slice(0, 3).join(', ')}`));
+    if (insecure.length > 0)
+      out.push(
+        issue(
+          'mixed_content',
+          at,
+          `${insecure.length} resource(s): ${insecure.slice(0, 3).join(', ')}`,
+        ),
+      );
   }
   if (f.noindex) {
     out.push(issue('noindex', at));
     return out; // content rules below only concern pages meant for the index
   }
   if (!f.title) out.push(issue('missing_title', at));
-  else if ([...f.title].length > TITLE_MAX_CHARS) out.push(issue('title_too_long', at, `${[...f.title].length} characters`));
+  else if ([...f.title].length > TITLE_MAX_CHARS)
+    out.push(issue('title_too_long', at, `${[...f.title].length} characters`));
   if (!f.metaDescription) out.push(issue('missing_meta_description', at));
   if (f.h1Count === 0) out.push(issue('missing_h1', at));
   else if (f.h1Count > 1) out.push(issue('multiple_h1', at, `${f.h1Count} h1 elements`));
@@ -120,11 +157,19 @@ export function pageRules(r: PageRecord, cfg: RuleConfig): AuditIssue[] {
   return out;
 }
 
-function duplicates(records: PageRecord[], key: (r: PageRecord) => string | null, rule: RuleId): void {
+function duplicates(
+  records: PageRecord[],
+  key: (r: PageRecord) => string | null,
+  rule: RuleId,
+): void {
   const groups = new Map<string, PageRecord[]>();
   for (const r of records) {
     // Pages that declare another URL as canonical are expected to duplicate it.
-    if (!isIndexableContent(r) || (r.canonicalUrl !== null && r.canonicalUrl !== r.finding.finalUrl)) continue;
+    if (
+      !isIndexableContent(r) ||
+      (r.canonicalUrl !== null && r.canonicalUrl !== r.finding.finalUrl)
+    )
+      continue;
     const k = key(r);
     if (!k) continue;
     const g = groups.get(k);
@@ -158,8 +203,14 @@ export function siteRules(records: PageRecord[]): void {
       if (!t) continue; // not crawled (limits, robots, traps): unknown
       const s = t.finding.status;
       if (t.fetchError || t.redirectProblem || (s !== null && s >= 400)) {
-        const why = t.fetchError ? t.fetchError.code : t.redirectProblem ? `redirect ${t.redirectProblem}` : `HTTP ${s}`;
-        r.finding.issues.push(issue('broken_internal_link', r.finding.finalUrl, `${target} (${why})`));
+        const why = t.fetchError
+          ? t.fetchError.code
+          : t.redirectProblem
+            ? `redirect ${t.redirectProblem}`
+            : `HTTP ${s}`;
+        r.finding.issues.push(
+          issue('broken_internal_link', r.finding.finalUrl, `${target} (${why})`),
+        );
       }
     }
   }

@@ -1,5 +1,6 @@
 /** Why a crawl (or a single fetch) could not proceed. */
-export type CrawlErrorCode = 'UNREACHABLE' | 'PRIVATE_ADDRESS' | 'INVALID_URL' | 'TIMEOUT' | 'CANCELLED';
+export type CrawlErrorCode =
+  'UNREACHABLE' | 'PRIVATE_ADDRESS' | 'INVALID_URL' | 'TIMEOUT' | 'CANCELLED';
 
 /**
  * Thrown by runAudit when the START page cannot be fetched at all (DNS failure, connection

@@ -4,7 +4,13 @@ import { issue, type PageRecord } from './audit-rules';
 import { CrawlError, isCrawlError } from './crawl-error';
 import { type ExtractedPage, extractPage } from './html-extract';
 import { type FetchResult, HttpFetcher } from './http-fetcher';
-import { fetchRobots, productToken, ROBOTS_BODY_LIMIT, type RobotsPolicy, robotsAllows } from './robots';
+import {
+  fetchRobots,
+  productToken,
+  ROBOTS_BODY_LIMIT,
+  type RobotsPolicy,
+  robotsAllows,
+} from './robots';
 import { TrapGuard } from './trap-guard';
 import type { AuditIssue, PageFinding } from './types';
 import { isSameSite, normalizeUrl, siteKey } from './url-normalize';
@@ -104,7 +110,10 @@ export class CrawlSession {
     const u = new URL(url);
     const robots = this.robotsResolved.get(u.origin);
     const crawlDelay = robots?.robot?.getCrawlDelay(this.token);
-    const delay = Math.max(this.cfg.politenessDelayMs, crawlDelay ? Math.min(crawlDelay, 2) * 1000 : 0);
+    const delay = Math.max(
+      this.cfg.politenessDelayMs,
+      crawlDelay ? Math.min(crawlDelay, 2) * 1000 : 0,
+    );
     if (delay <= 0) return Promise.resolve();
     const turn = (this.hostTurns.get(u.host) ?? Promise.resolve()).then(async () => {
       const wait = (this.lastStart.get(u.host) ?? -Infinity) + delay - performance.now();
@@ -115,7 +124,11 @@ export class CrawlSession {
     return turn;
   }
 
-  async get(url: string, read: (ct: string | null) => boolean, maxBytes?: number): Promise<FetchResult> {
+  async get(
+    url: string,
+    read: (ct: string | null) => boolean,
+    maxBytes?: number,
+  ): Promise<FetchResult> {
     await this.polite(url);
     if (this.ctl.signal.aborted) throw new CrawlError('CANCELLED', 'cancelled');
     return this.fetcher.get(url, read, this.ctl.signal, maxBytes);
@@ -129,7 +142,9 @@ export class CrawlSession {
         // A host that cannot be reached at all is reported by its pages (fetch_failed) or fails
         // the crawl (start host), not as a robots.txt problem.
         if (policy.mode === 'disallow_all' && !(policy.error && policy.firstHop)) {
-          this.siteIssues.push(issue('robots_txt_unreachable', `${origin}/robots.txt`, policy.detail));
+          this.siteIssues.push(
+            issue('robots_txt_unreachable', `${origin}/robots.txt`, policy.detail),
+          );
         }
         return policy;
       });
@@ -146,17 +161,41 @@ export class CrawlSession {
 
   async llmsTxt(origin: string): Promise<{ present: boolean; detail: string }> {
     try {
-      const res = await this.get(`${origin}/llms.txt`, (ct) => ct === null || ct.startsWith('text/'), LLMS_MAX_BYTES);
-      const ok = res.status === 200 && res.contentType !== 'text/html' && !!res.text && res.text.trim() !== '';
-      return { present: ok, detail: ok ? `${origin}/llms.txt (${res.bytes} bytes)` : `${origin}/llms.txt answered HTTP ${res.status}${res.contentType ? ` ${res.contentType}` : ''}` };
+      const res = await this.get(
+        `${origin}/llms.txt`,
+        (ct) => ct === null || ct.startsWith('text/'),
+        LLMS_MAX_BYTES,
+      );
+      const ok =
+        res.status === 200 &&
+        res.contentType !== 'text/html' &&
+        !!res.text &&
+        res.text.trim() !== '';
+      return {
+        present: ok,
+        detail: ok
+          ? `${origin}/llms.txt (${res.bytes} bytes)`
+          : `${origin}/llms.txt answered HTTP ${res.status}${res.contentType ? ` ${res.contentType}` : ''}`,
+      };
     } catch (err) {
-      return { present: false, detail: `${origin}/llms.txt not reachable (${isCrawlError(err) ? err.code : 'error'})` };
+      return {
+        present: false,
+        detail: `${origin}/llms.txt not reachable (${isCrawlError(err) ? err.code : 'error'})`,
+      };
     }
   }
 
   /** GET with redirects (≤ 5, every hop re-checked by the SSRF guard and robots.txt). */
   async fetchEntry(entry: Entry, isStart: boolean): Promise<Outcome> {
-    const out: Outcome = { hops: [entry.url], response: null, error: null, redirectProblem: null, extracted: null, aborted: false, skipped: false };
+    const out: Outcome = {
+      hops: [entry.url],
+      response: null,
+      error: null,
+      redirectProblem: null,
+      extracted: null,
+      aborted: false,
+      skipped: false,
+    };
     let url = entry.url;
     for (;;) {
       try {
@@ -260,7 +299,15 @@ export class CrawlSession {
       if (this.nextFetch < this.queue.length) {
         const entry = this.queue[this.nextFetch++];
         entry.outcome = this.claimed.has(entry.url)
-          ? { hops: [entry.url], response: null, error: null, redirectProblem: null, extracted: null, aborted: false, skipped: true }
+          ? {
+              hops: [entry.url],
+              response: null,
+              error: null,
+              redirectProblem: null,
+              extracted: null,
+              aborted: false,
+              skipped: true,
+            }
           : await this.fetchEntry(entry, false);
         this.pumpChain = this.pumpChain.then(() => this.pump());
         continue;
@@ -273,14 +320,19 @@ export class CrawlSession {
   /** Commits finished entries strictly in queue order (deterministic link expansion). */
   private async pump(): Promise<void> {
     try {
-      while (!this.stopped && this.committed < this.queue.length && this.queue[this.committed].outcome) {
+      while (
+        !this.stopped &&
+        this.committed < this.queue.length &&
+        this.queue[this.committed].outcome
+      ) {
         await this.commit(this.queue[this.committed], true);
         this.committed++;
         this.notify();
       }
     } catch (err) {
       // After a stop (time limit, cancel) in-flight robots.txt fetches fail with CANCELLED: not fatal.
-      if (!(this.ctl.signal.aborted && isCrawlError(err) && err.code === 'CANCELLED')) this.fatal = err;
+      if (!(this.ctl.signal.aborted && isCrawlError(err) && err.code === 'CANCELLED'))
+        this.fatal = err;
       this.stop();
     }
   }
@@ -318,7 +370,10 @@ export class CrawlSession {
       if (canonical) await this.discover(canonical, entry.depth + 1);
     }
     if (this.cfg.onProgress) {
-      await this.cfg.onProgress(this.records.length, Math.max(this.records.length, Math.min(this.cfg.maxPages, this.pagesPlanned)));
+      await this.cfg.onProgress(
+        this.records.length,
+        Math.max(this.records.length, Math.min(this.cfg.maxPages, this.pagesPlanned)),
+      );
     }
   }
 
@@ -371,7 +426,16 @@ export class CrawlSession {
         }
       }
     }
-    this.records.push({ finding, extracted: x, internalLinks: internal, canonicalUrl: canonical, hops: o.hops, redirectProblem: o.redirectProblem, fetchError: o.error, analysed });
+    this.records.push({
+      finding,
+      extracted: x,
+      internalLinks: internal,
+      canonicalUrl: canonical,
+      hops: o.hops,
+      redirectProblem: o.redirectProblem,
+      fetchError: o.error,
+      analysed,
+    });
     const nofollow = directives.includes('nofollow') || directives.includes('none');
     return { x, internal, canonical, nofollow };
   }

@@ -1,5 +1,11 @@
 import * as net from 'node:net';
-import { FIXTURE_CERT, type FixtureServer, page, sendHtml, serve } from '../../../test/fixtures/site/fixture-server';
+import {
+  FIXTURE_CERT,
+  type FixtureServer,
+  page,
+  sendHtml,
+  serve,
+} from '../../../test/fixtures/site/fixture-server';
 import { startAuditFixture } from '../../../test/fixtures/site/audit-fixture-site';
 import { CrawlError } from './crawl-error';
 import { runAudit } from './crawler';
@@ -43,15 +49,27 @@ describe('crawl limits on the fixture website', () => {
 
   it('max_pages: stops at exactly maxPages, the first URLs in BFS order, and flags truncated', async () => {
     const r = await runAudit(opts({ maxPages: 5 }));
-    expect(r.pages.map((p) => rel(p.url))).toEqual(['/', '/about', '/blog/', '/faq', '/missing-title']);
+    expect(r.pages.map((p) => rel(p.url))).toEqual([
+      '/',
+      '/about',
+      '/blog/',
+      '/faq',
+      '/missing-title',
+    ]);
     expect(r.truncated).toBe(true);
     expect(r.truncatedReason).toBe('max_pages');
-    const pagesRequested = site.hits.map((h) => h.path).filter((p) => p !== '/robots.txt' && p !== '/llms.txt');
-    expect(pagesRequested.sort()).toEqual(['/', '/about', '/blog/', '/faq', '/missing-title'].sort());
+    const pagesRequested = site.hits
+      .map((h) => h.path)
+      .filter((p) => p !== '/robots.txt' && p !== '/llms.txt');
+    expect(pagesRequested.sort()).toEqual(
+      ['/', '/about', '/blog/', '/faq', '/missing-title'].sort(),
+    );
   });
 
   it('depth 1: only the start page and its direct links', async () => {
-    const r = await runAudit(opts({ maxDepth: 1, maxPages: 100, concurrency: 8, requestTimeoutMs: 1500 }));
+    const r = await runAudit(
+      opts({ maxDepth: 1, maxPages: 100, concurrency: 8, requestTimeoutMs: 1500 }),
+    );
     expect(Math.max(...r.pages.map((p) => p.depth))).toBe(1);
     expect(r.pagesCrawled).toBe(35); // start + 34 distinct crawlable links (see crawler.spec.ts)
   });
@@ -69,7 +87,13 @@ describe('crawl limits on the fixture website', () => {
 
   it('cancel: the signal rejects the crawl with CANCELLED', async () => {
     const ac = new AbortController();
-    const p = runAudit(opts({ concurrency: 1, signal: ac.signal, onProgress: (done) => (done === 3 ? ac.abort() : undefined) }));
+    const p = runAudit(
+      opts({
+        concurrency: 1,
+        signal: ac.signal,
+        onProgress: (done) => (done === 3 ? ac.abort() : undefined),
+      }),
+    );
     expect(await codeOf(p)).toBe('CANCELLED');
     const already = new AbortController();
     already.abort();
@@ -77,7 +101,9 @@ describe('crawl limits on the fixture website', () => {
   });
 
   it('an onProgress failure aborts the crawl with that error', async () => {
-    await expect(runAudit(opts({ onProgress: () => Promise.reject(new Error('db down')) }))).rejects.toThrow('db down');
+    await expect(
+      runAudit(opts({ onProgress: () => Promise.reject(new Error('db down')) })),
+    ).rejects.toThrow('db down');
   });
 
   it('politeness: requests to one host start at least politenessDelayMs apart', async () => {
@@ -85,12 +111,30 @@ describe('crawl limits on the fixture website', () => {
     const links = ['/a', '/b', '/c', '/d'];
     const plain = await serve({
       '/robots.txt': (_q, res) => sendHtml(res, '', { status: 404 }),
-      '/': (_q, res, me) => sendHtml(res, page(`${me.origin}/`, { body: links.map((l) => `<a href="${l}">${l}</a>`).join('') })),
-      ...Object.fromEntries(links.map((l) => [l, (_q: unknown, res: import('node:http').ServerResponse, me: FixtureServer) => sendHtml(res, page(`${me.origin}${l}`))])),
+      '/': (_q, res, me) =>
+        sendHtml(
+          res,
+          page(`${me.origin}/`, { body: links.map((l) => `<a href="${l}">${l}</a>`).join('') }),
+        ),
+      ...Object.fromEntries(
+        links.map((l) => [
+          l,
+          (_q: unknown, res: import('node:http').ServerResponse, me: FixtureServer) =>
+            sendHtml(res, page(`${me.origin}${l}`)),
+        ]),
+      ),
     });
     try {
       const started = performance.now();
-      const r = await runAudit({ startUrl: `${plain.origin}/`, maxPages: 5, maxDepth: 1, userAgent: UA, allowPrivateNetworks: true, concurrency: 4, politenessDelayMs: 100 });
+      const r = await runAudit({
+        startUrl: `${plain.origin}/`,
+        maxPages: 5,
+        maxDepth: 1,
+        userAgent: UA,
+        allowPrivateNetworks: true,
+        concurrency: 4,
+        politenessDelayMs: 100,
+      });
       expect(r.pagesCrawled).toBe(5);
       const at = plain.hits.map((h) => h.at);
       expect(at).toHaveLength(7); // robots.txt, /, llms.txt, /a../d
@@ -112,50 +156,79 @@ describe('robots.txt availability (RFC 9309) and start-page failures', () => {
   const make = async (robots: (res: import('node:http').ServerResponse) => void) => {
     const s = await serve({
       '/robots.txt': (_q, res) => robots(res),
-      '/': (_q, res, me) => sendHtml(res, page(`${me.origin}/`, { body: '<a href="/two">two</a>' })),
+      '/': (_q, res, me) =>
+        sendHtml(res, page(`${me.origin}/`, { body: '<a href="/two">two</a>' })),
       '/two': (_q, res, me) => sendHtml(res, page(`${me.origin}/two`)),
     });
     servers.push(s);
     return s;
   };
   const opts = (s: FixtureServer, extra: Partial<AuditOptions> = {}): AuditOptions => ({
-    startUrl: `${s.origin}/`, maxPages: 10, maxDepth: 2, userAgent: UA, allowPrivateNetworks: true, politenessDelayMs: 0, requestTimeoutMs: 1000, ...extra,
+    startUrl: `${s.origin}/`,
+    maxPages: 10,
+    maxDepth: 2,
+    userAgent: UA,
+    allowPrivateNetworks: true,
+    politenessDelayMs: 0,
+    requestTimeoutMs: 1000,
+    ...extra,
   });
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
   });
 
   it('5xx robots.txt: disallow all, nothing crawled, critical robots_txt_unreachable, score 0', async () => {
-    const s = await make((res) => sendHtml(res, 'oops', { status: 503, contentType: 'text/plain' }));
+    const s = await make((res) =>
+      sendHtml(res, 'oops', { status: 503, contentType: 'text/plain' }),
+    );
     const r = await runAudit(opts(s));
     expect(r.pagesCrawled).toBe(0);
-    expect(r.issues).toEqual([{ rule: 'robots_txt_unreachable', severity: 'critical', url: `${s.origin}/robots.txt`, detail: 'robots.txt answered HTTP 503' }]);
+    expect(r.issues).toEqual([
+      {
+        rule: 'robots_txt_unreachable',
+        severity: 'critical',
+        url: `${s.origin}/robots.txt`,
+        detail: 'robots.txt answered HTTP 503',
+      },
+    ]);
     expect(r.totalScore).toBe(0);
     expect(s.hits.map((h) => h.path)).toEqual(['/robots.txt']);
   });
 
   it('429 robots.txt is treated like 5xx', async () => {
-    const s = await make((res) => sendHtml(res, 'slow down', { status: 429, contentType: 'text/plain' }));
+    const s = await make((res) =>
+      sendHtml(res, 'slow down', { status: 429, contentType: 'text/plain' }),
+    );
     const r = await runAudit(opts(s));
     expect(r.pagesCrawled).toBe(0);
     expect(r.issues.map((i) => i.rule)).toEqual(['robots_txt_unreachable']);
   });
 
   it('4xx robots.txt: allow all', async () => {
-    const s = await make((res) => sendHtml(res, 'nope', { status: 404, contentType: 'text/plain' }));
+    const s = await make((res) =>
+      sendHtml(res, 'nope', { status: 404, contentType: 'text/plain' }),
+    );
     const r = await runAudit(opts(s));
     expect(r.pages.map((p) => p.url)).toEqual([`${s.origin}/`, `${s.origin}/two`]);
   });
 
   it('robots.txt rules for our product token win over *', async () => {
-    const s = await make((res) => sendHtml(res, 'User-agent: *\nDisallow: /\n\nUser-agent: SeoApiAuditBot\nDisallow: /two\n', { contentType: 'text/plain' }));
+    const s = await make((res) =>
+      sendHtml(res, 'User-agent: *\nDisallow: /\n\nUser-agent: SeoApiAuditBot\nDisallow: /two\n', {
+        contentType: 'text/plain',
+      }),
+    );
     const r = await runAudit(opts(s));
     expect(r.pages.map((p) => p.url)).toEqual([`${s.origin}/`]);
-    expect(r.issues.filter((i) => i.rule === 'blocked_by_robots').map((i) => i.url)).toEqual([`${s.origin}/two`]);
+    expect(r.issues.filter((i) => i.rule === 'blocked_by_robots').map((i) => i.url)).toEqual([
+      `${s.origin}/two`,
+    ]);
   });
 
   it('a start page disallowed by robots.txt: no page, blocked_by_robots notice', async () => {
-    const s = await make((res) => sendHtml(res, 'User-agent: *\nDisallow: /\n', { contentType: 'text/plain' }));
+    const s = await make((res) =>
+      sendHtml(res, 'User-agent: *\nDisallow: /\n', { contentType: 'text/plain' }),
+    );
     const r = await runAudit(opts(s));
     expect(r.pagesCrawled).toBe(0);
     expect(r.issues.map((i) => [i.rule, i.url])).toEqual([['blocked_by_robots', `${s.origin}/`]]);
@@ -165,7 +238,9 @@ describe('robots.txt availability (RFC 9309) and start-page failures', () => {
   it('a start page answering 404 is a finding, not an error', async () => {
     const s = await make((res) => sendHtml(res, '', { status: 404, contentType: 'text/plain' }));
     const r = await runAudit(opts(s, { startUrl: `${s.origin}/missing` }));
-    expect(r.pages.map((p) => [p.status, p.issues.map((i) => i.rule)])).toEqual([[404, ['http_4xx']]]);
+    expect(r.pages.map((p) => [p.status, p.issues.map((i) => i.rule)])).toEqual([
+      [404, ['http_4xx']],
+    ]);
   });
 
   it('connection refused on the start host → CrawlError UNREACHABLE', async () => {
@@ -173,17 +248,60 @@ describe('robots.txt availability (RFC 9309) and start-page failures', () => {
     await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', () => r()));
     const port = (tmp.address() as net.AddressInfo).port;
     await new Promise<void>((r) => tmp.close(() => r()));
-    expect(await codeOf(runAudit({ startUrl: `http://127.0.0.1:${port}/`, maxPages: 5, maxDepth: 1, userAgent: UA, allowPrivateNetworks: true }))).toBe('UNREACHABLE');
+    expect(
+      await codeOf(
+        runAudit({
+          startUrl: `http://127.0.0.1:${port}/`,
+          maxPages: 5,
+          maxDepth: 1,
+          userAgent: UA,
+          allowPrivateNetworks: true,
+        }),
+      ),
+    ).toBe('UNREACHABLE');
   });
 
   it('an unresolvable start host → UNREACHABLE; a non-http URL → INVALID_URL', async () => {
-    expect(await codeOf(runAudit({ startUrl: 'http://no-such-host.invalid/', maxPages: 5, maxDepth: 1, userAgent: UA, allowPrivateNetworks: false }))).toBe('UNREACHABLE');
-    expect(await codeOf(runAudit({ startUrl: 'ftp://example.com/', maxPages: 5, maxDepth: 1, userAgent: UA, allowPrivateNetworks: false }))).toBe('INVALID_URL');
-    expect(await codeOf(runAudit({ startUrl: '/relative', maxPages: 5, maxDepth: 1, userAgent: UA, allowPrivateNetworks: false }))).toBe('INVALID_URL');
+    expect(
+      await codeOf(
+        runAudit({
+          startUrl: 'http://no-such-host.invalid/',
+          maxPages: 5,
+          maxDepth: 1,
+          userAgent: UA,
+          allowPrivateNetworks: false,
+        }),
+      ),
+    ).toBe('UNREACHABLE');
+    expect(
+      await codeOf(
+        runAudit({
+          startUrl: 'ftp://example.com/',
+          maxPages: 5,
+          maxDepth: 1,
+          userAgent: UA,
+          allowPrivateNetworks: false,
+        }),
+      ),
+    ).toBe('INVALID_URL');
+    expect(
+      await codeOf(
+        runAudit({
+          startUrl: '/relative',
+          maxPages: 5,
+          maxDepth: 1,
+          userAgent: UA,
+          allowPrivateNetworks: false,
+        }),
+      ),
+    ).toBe('INVALID_URL');
   });
 
   it('a start page that never answers → TIMEOUT', async () => {
-    const s = await serve({ '/robots.txt': (_q, res) => sendHtml(res, '', { status: 404 }), '/': () => undefined });
+    const s = await serve({
+      '/robots.txt': (_q, res) => sendHtml(res, '', { status: 404 }),
+      '/': () => undefined,
+    });
     servers.push(s);
     expect(await codeOf(runAudit(opts(s, { requestTimeoutMs: 300 })))).toBe('TIMEOUT');
   });

@@ -1,4 +1,10 @@
-import { type FixtureServer, page, redirect, sendHtml, serve } from '../../../test/fixtures/site/fixture-server';
+import {
+  type FixtureServer,
+  page,
+  redirect,
+  sendHtml,
+  serve,
+} from '../../../test/fixtures/site/fixture-server';
 import { CrawlError } from './crawl-error';
 import { runAudit } from './crawler';
 import type { AuditOptions } from './types';
@@ -35,13 +41,22 @@ describe('SSRF guard inside the crawler (allowPrivateNetworks: false)', () => {
   });
 
   beforeAll(async () => {
-    target = await serve({ '/': (_q, res) => sendHtml(res, '<title>internal</title>'), '/robots.txt': (_q, res) => sendHtml(res, 'User-agent: *\nAllow: /', { contentType: 'text/plain' }) }, { host: '127.0.0.2' });
+    target = await serve(
+      {
+        '/': (_q, res) => sendHtml(res, '<title>internal</title>'),
+        '/robots.txt': (_q, res) =>
+          sendHtml(res, 'User-agent: *\nAllow: /', { contentType: 'text/plain' }),
+      },
+      { host: '127.0.0.2' },
+    );
     site = await serve({
-      '/': (_q, res, s) => sendHtml(res, page(`${s.origin}/`, { body: '<a href="/hop-private">x</a>' })),
+      '/': (_q, res, s) =>
+        sendHtml(res, page(`${s.origin}/`, { body: '<a href="/hop-private">x</a>' })),
       '/to-private': (_q, res) => redirect(`${target.origin}/`, 302)(_q, res, site),
       '/to-ten': redirect('http://10.0.0.1/', 302),
       '/to-metadata': redirect('http://169.254.169.254/latest/meta-data/', 302),
-      '/robots.txt': (_q, res) => sendHtml(res, 'User-agent: *\nAllow: /', { contentType: 'text/plain' }),
+      '/robots.txt': (_q, res) =>
+        sendHtml(res, 'User-agent: *\nAllow: /', { contentType: 'text/plain' }),
     });
   });
   afterAll(async () => {
@@ -70,7 +85,9 @@ describe('SSRF guard inside the crawler (allowPrivateNetworks: false)', () => {
   });
 
   it('the test hook lets exactly the fixture address through', async () => {
-    const r = await runAudit(base(`${site.origin}/`, { extraAllowedAddress: onlyFixture, maxPages: 1 }));
+    const r = await runAudit(
+      base(`${site.origin}/`, { extraAllowedAddress: onlyFixture, maxPages: 1 }),
+    );
     expect(r.pagesCrawled).toBe(1);
     expect(r.pages[0].status).toBe(200);
   });
@@ -80,13 +97,17 @@ describe('SSRF guard inside the crawler (allowPrivateNetworks: false)', () => {
     ['10.0.0.1', '/to-ten'],
     ['169.254.169.254 (cloud metadata)', '/to-metadata'],
   ])('refuses a redirect of the start page to %s', async (_name, path) => {
-    expect(await codeOf(runAudit(base(`${site.origin}${path}`, { extraAllowedAddress: onlyFixture })))).toBe('PRIVATE_ADDRESS');
+    expect(
+      await codeOf(runAudit(base(`${site.origin}${path}`, { extraAllowedAddress: onlyFixture }))),
+    ).toBe('PRIVATE_ADDRESS');
     expect(site.hits.map((h) => h.path)).toEqual(['/robots.txt', path]);
     expect(target.hits).toHaveLength(0);
   });
 
   it('the same redirect is followed when private networks are allowed (proves the test can see the hop)', async () => {
-    const r = await runAudit(base(`${site.origin}/to-private`, { allowPrivateNetworks: true, maxPages: 1 }));
+    const r = await runAudit(
+      base(`${site.origin}/to-private`, { allowPrivateNetworks: true, maxPages: 1 }),
+    );
     expect(target.hits.map((h) => h.path).slice(0, 2)).toEqual(['/robots.txt', '/']);
     expect(r.pages[0].finalUrl).toBe(`${target.origin}/`);
   });
@@ -101,7 +122,12 @@ describe('SSRF guard inside the crawler (allowPrivateNetworks: false)', () => {
       expect(target.hits).toHaveLength(0);
       expect(r.pagesCrawled).toBe(0);
       expect(r.issues).toEqual([
-        { rule: 'robots_txt_unreachable', severity: 'critical', url: `${robotsSite.origin}/robots.txt`, detail: expect.stringMatching(/^PRIVATE_ADDRESS: /) },
+        {
+          rule: 'robots_txt_unreachable',
+          severity: 'critical',
+          url: `${robotsSite.origin}/robots.txt`,
+          detail: expect.stringMatching(/^PRIVATE_ADDRESS: /),
+        },
       ]);
       expect(robotsSite.hits.map((h) => h.path)).toEqual(['/robots.txt']);
     } finally {

@@ -118,7 +118,9 @@ describe('runAudit on the fixture website (every rule planted once)', () => {
   });
 
   it('crawls exactly the expected pages in BFS order (scope, depth, robots, dedup, traps)', () => {
-    expect(result.pages.map((p) => [rel(p.url), rel(p.finalUrl), p.status, p.depth])).toEqual(EXPECTED_PAGES);
+    expect(result.pages.map((p) => [rel(p.url), rel(p.finalUrl), p.status, p.depth])).toEqual(
+      EXPECTED_PAGES,
+    );
     expect(result.pagesCrawled).toBe(EXPECTED_PAGES.length);
     expect(result.truncated).toBe(false);
     expect(result.domain).toBe('127.0.0.1');
@@ -131,19 +133,29 @@ describe('runAudit on the fixture website (every rule planted once)', () => {
   });
 
   it('explains the issues in detail', () => {
-    const detail = (rule: string) => result.issues.filter((i) => i.rule === rule).map((i) => i.detail);
+    const detail = (rule: string) =>
+      result.issues.filter((i) => i.rule === rule).map((i) => i.detail);
     expect(detail('broken_internal_link')).toEqual([
       `${site.origin}/server-error (HTTP 500)`,
       `${site.origin}/gone (HTTP 404)`,
       `${site.origin}/timeout (TIMEOUT)`,
       `${site.origin}/loop-a (redirect loop)`,
     ]);
-    expect(detail('redirect_chain')).toEqual([`3 hops: ${['/chain-1', '/chain-2', '/chain-3', '/chain-final'].map((p) => site.origin + p).join(' → ')}`]);
-    expect(detail('redirect_loop')).toEqual([['/loop-a', '/loop-b', '/loop-a'].map((p) => site.origin + p).join(' → ')]);
+    expect(detail('redirect_chain')).toEqual([
+      `3 hops: ${['/chain-1', '/chain-2', '/chain-3', '/chain-final'].map((p) => site.origin + p).join(' → ')}`,
+    ]);
+    expect(detail('redirect_loop')).toEqual([
+      ['/loop-a', '/loop-b', '/loop-a'].map((p) => site.origin + p).join(' → '),
+    ]);
     expect(detail('images_missing_alt')).toEqual(['2 of 4 images']); // alt="" is a valid decorative image
-    expect(detail('mixed_content')[0]).toMatch(/^2 resource\(s\): http:\/\/127\.0\.0\.1:\d+\/insecure\.png, http:\/\/cdn\.example\.com\/lib\.js$/);
+    expect(detail('mixed_content')[0]).toMatch(
+      /^2 resource\(s\): http:\/\/127\.0\.0\.1:\d+\/insecure\.png, http:\/\/cdn\.example\.com\/lib\.js$/,
+    );
     expect(detail('fetch_failed')[0]).toMatch(/^TIMEOUT: /);
-    expect(detail('duplicate_title')).toEqual([`same as ${site.origin}/dup-b`, `same as ${site.origin}/dup-a`]);
+    expect(detail('duplicate_title')).toEqual([
+      `same as ${site.origin}/dup-b`,
+      `same as ${site.origin}/dup-a`,
+    ]);
     expect(detail('crawl_trap')).toEqual(['date_pattern: /calendar/{date}?']);
   });
 
@@ -163,7 +175,13 @@ describe('runAudit on the fixture website (every rule planted once)', () => {
 
   it('never requests robots-disallowed, nofollow-only, too deep, duplicate or off-site URLs', () => {
     const requested = site.hits.map((h) => h.path);
-    for (const p of ['/private/secret', '/never-crawled', '/deep/4', '/calendar/2026-11-02', '/calendar/2026-09']) {
+    for (const p of [
+      '/private/secret',
+      '/never-crawled',
+      '/deep/4',
+      '/calendar/2026-11-02',
+      '/calendar/2026-09',
+    ]) {
       expect(requested).not.toContain(p);
     }
     expect(requested.filter((p) => p === '/about')).toHaveLength(2); // page itself + /redirect-to-about's hop
@@ -204,14 +222,30 @@ describe('runAudit on the fixture website (every rule planted once)', () => {
     expect(checks.author_and_date.detail).toMatch(/^2\/34 /); // /about (meta), /blog/post-1 (JSON-LD)
     expect(checks.meta_descriptions.detail).toMatch(/^33\/34 /);
     expect(checks.content_depth.detail).toMatch(/^1\/34 /); // only /huge has ≥ 300 words
-    const s = (share: number, target: number) => Math.round(Math.min(1, share / target) * 1000) / 1000;
-    const expected = 20 * 0.8 + 10 + 15 * s(4 / 34, 0.5) + 10 * s(32 / 34, 0.8) + 10 * s(2 / 34, 0.2) + 10 * s(2 / 34, 0.5) + 10 * s(33 / 34, 0.9) + 15 * s(1 / 34, 0.5);
+    const s = (share: number, target: number) =>
+      Math.round(Math.min(1, share / target) * 1000) / 1000;
+    const expected =
+      20 * 0.8 +
+      10 +
+      15 * s(4 / 34, 0.5) +
+      10 * s(32 / 34, 0.8) +
+      10 * s(2 / 34, 0.2) +
+      10 * s(2 / 34, 0.5) +
+      10 * s(33 / 34, 0.9) +
+      15 * s(1 / 34, 0.5);
     expect(result.geoScore).toBe(Math.round(expected * 10) / 10);
   });
 
   it('summarises rules, most severe and most frequent first', () => {
-    expect(result.ruleSummary[0]).toMatchObject({ rule: 'broken_internal_link', severity: 'critical', count: 4, urls: [`${site.origin}/`] });
-    expect(result.ruleSummary.map((r) => r.rule)).toHaveLength(new Set(EXPECTED_ISSUES.map((i) => i[0])).size);
+    expect(result.ruleSummary[0]).toMatchObject({
+      rule: 'broken_internal_link',
+      severity: 'critical',
+      count: 4,
+      urls: [`${site.origin}/`],
+    });
+    expect(result.ruleSummary.map((r) => r.rule)).toHaveLength(
+      new Set(EXPECTED_ISSUES.map((i) => i[0])).size,
+    );
     expect(result.ruleSummary.every((r) => r.title.length > 0)).toBe(true);
   });
 
@@ -224,7 +258,11 @@ describe('runAudit on the fixture website (every rule planted once)', () => {
 
   it('is deterministic whatever the concurrency', async () => {
     const again = await runAudit({ ...options(), concurrency: 8 });
-    expect(again.pages.map((p) => [rel(p.url), p.status, p.depth])).toEqual(EXPECTED_PAGES.map(([u, , s, d]) => [u, s, d]));
-    expect(again.issues.map((i) => [i.rule, rel(i.url)])).toEqual(EXPECTED_ISSUES.map(([r, , u]) => [r, u]));
+    expect(again.pages.map((p) => [rel(p.url), p.status, p.depth])).toEqual(
+      EXPECTED_PAGES.map(([u, , s, d]) => [u, s, d]),
+    );
+    expect(again.issues.map((i) => [i.rule, rel(i.url)])).toEqual(
+      EXPECTED_ISSUES.map(([r, , u]) => [r, u]),
+    );
   });
 });

@@ -40,7 +40,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     } else {
       const entry = s.enqueueStart(cfg.startUrl);
       entry.outcome = await s.fetchEntry(entry, true);
-      if (entry.outcome.aborted && timedOut) throw new CrawlError('TIMEOUT', `start page not fetched within ${cfg.timeLimitMs} ms`);
+      if (entry.outcome.aborted && timedOut)
+        throw new CrawlError('TIMEOUT', `start page not fetched within ${cfg.timeLimitMs} ms`);
       if (entry.outcome.error && !entry.outcome.aborted) throw entry.outcome.error;
       if (entry.outcome.response) {
         const finalUrl = entry.outcome.hops[entry.outcome.hops.length - 1];
@@ -54,7 +55,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     if (s.fatal) throw s.fatal;
     if (cancelled) throw new CrawlError('CANCELLED', 'crawl cancelled');
     s.commitLeftovers();
-    const llmsResult = llms ? await llms.catch(() => ({ present: false, detail: 'llms.txt not checked' })) : { present: false, detail: 'llms.txt not checked' };
+    const llmsResult = llms
+      ? await llms.catch(() => ({ present: false, detail: 'llms.txt not checked' }))
+      : { present: false, detail: 'llms.txt not checked' };
 
     const pages = s.records.map((r) => r.finding);
     for (const r of s.records) r.finding.issues.push(...pageRules(r, cfg));
@@ -62,7 +65,12 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     const issues = [...pages.flatMap((p) => p.issues), ...s.siteIssues];
     const finalStart = s.records[0]?.finding.finalUrl ?? cfg.startUrl;
     const startRobots = s.robotsResolved.get(new URL(finalStart).origin) ?? robots;
-    const checks = geoChecks({ startUrl: finalStart, robots: startRobots, llmsTxt: llmsResult, records: s.records });
+    const checks = geoChecks({
+      startUrl: finalStart,
+      robots: startRobots,
+      llmsTxt: llmsResult,
+      records: s.records,
+    });
     const truncated = timedOut || s.moreUrlsThanBudget;
     return {
       startUrl: cfg.startUrl,
@@ -82,7 +90,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     };
   } catch (err) {
     if (cancelled) throw new CrawlError('CANCELLED', 'crawl cancelled');
-    if (timedOut && isCrawlError(err) && err.code === 'CANCELLED') throw new CrawlError('TIMEOUT', `start page not fetched within ${cfg.timeLimitMs} ms`);
+    if (timedOut && isCrawlError(err) && err.code === 'CANCELLED')
+      throw new CrawlError('TIMEOUT', `start page not fetched within ${cfg.timeLimitMs} ms`);
     throw err;
   } finally {
     clearTimeout(deadline);

@@ -48,7 +48,12 @@ describe('extractPage (htmlparser2, one streaming pass)', () => {
     ]);
     expect(p.images).toBe(3);
     expect(p.imagesWithoutAlt).toBe(1);
-    expect(p.resources).toEqual(['http://cdn.example/x.css', 'x.png', 'y.png', 'http://e.com/z.png']);
+    expect(p.resources).toEqual([
+      'http://cdn.example/x.css',
+      'x.png',
+      'y.png',
+      'http://e.com/z.png',
+    ]);
   });
 
   it('reads JSON-LD types (incl. @graph and arrays) and counts invalid blocks', () => {
@@ -63,7 +68,9 @@ describe('extractPage (htmlparser2, one streaming pass)', () => {
   });
 
   it('survives broken markup', () => {
-    const b = extractPage('<html><title>t</title></div><body><h1>x<p>unclosed <a href="/l">l</span>');
+    const b = extractPage(
+      '<html><title>t</title></div><body><h1>x<p>unclosed <a href="/l">l</span>',
+    );
     expect(b.title).toBe('t');
     expect(b.headings).toEqual([{ level: 1, text: 'x unclosed l' }]);
     expect(b.links).toEqual([{ href: '/l', nofollow: false }]);

@@ -8,7 +8,8 @@ type ModuleBuiltin = typeof nodeModule;
  * process.getBuiltinModule (Node ≥ 20.16) when available.
  */
 function loadHtmlparser2(): Htmlparser2 {
-  const getBuiltin = (process as unknown as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+  const getBuiltin = (process as unknown as { getBuiltinModule?: (id: string) => unknown })
+    .getBuiltinModule;
   const mod = getBuiltin ? (getBuiltin('node:module') as ModuleBuiltin) : nodeModule;
   return mod.createRequire(__filename)('htmlparser2') as Htmlparser2;
 }
@@ -48,15 +49,66 @@ export interface ExtractedPage {
   wordCount: number;
 }
 
-const SKIP_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'head', 'iframe', 'object']);
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const SKIP_TEXT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'head',
+  'iframe',
+  'object',
+]);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
 const RESOURCE_ATTR: Record<string, string> = {
-  img: 'src', script: 'src', iframe: 'src', video: 'src', audio: 'src', source: 'src', embed: 'src', track: 'src', input: 'src',
+  img: 'src',
+  script: 'src',
+  iframe: 'src',
+  video: 'src',
+  audio: 'src',
+  source: 'src',
+  embed: 'src',
+  track: 'src',
+  input: 'src',
 };
-const AUTHOR_META = new Set(['author', 'article:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'sailthru.author']);
+const AUTHOR_META = new Set([
+  'author',
+  'article:author',
+  'dc.creator',
+  'dcterms.creator',
+  'parsely-author',
+  'sailthru.author',
+]);
 const DATE_META = new Set([
-  'article:published_time', 'article:modified_time', 'og:updated_time', 'date', 'dc.date', 'dcterms.date', 'dcterms.created',
-  'dcterms.modified', 'datepublished', 'datemodified', 'last-modified', 'publish-date', 'parsely-pub-date', 'sailthru.date',
+  'article:published_time',
+  'article:modified_time',
+  'og:updated_time',
+  'date',
+  'dc.date',
+  'dcterms.date',
+  'dcterms.created',
+  'dcterms.modified',
+  'datepublished',
+  'datemodified',
+  'last-modified',
+  'publish-date',
+  'parsely-pub-date',
+  'sailthru.date',
 ]);
 const WORD = /[\p{L}\p{N}]+(?:['’\-.][\p{L}\p{N}]+)*/gu;
 
@@ -64,7 +116,11 @@ function collapse(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-function walkJsonLd(node: unknown, out: { types: Set<string>; author: boolean; date: boolean }, depth = 0): void {
+function walkJsonLd(
+  node: unknown,
+  out: { types: Set<string>; author: boolean; date: boolean },
+  depth = 0,
+): void {
   if (depth > 20 || node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
     for (const n of node) walkJsonLd(n, out, depth + 1);
@@ -74,16 +130,34 @@ function walkJsonLd(node: unknown, out: { types: Set<string>; author: boolean; d
   const t = obj['@type'];
   for (const v of Array.isArray(t) ? t : [t]) if (typeof v === 'string' && v) out.types.add(v);
   if (obj.author != null || obj.creator != null) out.author = true;
-  if (obj.datePublished != null || obj.dateModified != null || obj.dateCreated != null) out.date = true;
-  for (const [k, v] of Object.entries(obj)) if (k !== '@context' && typeof v === 'object') walkJsonLd(v, out, depth + 1);
+  if (obj.datePublished != null || obj.dateModified != null || obj.dateCreated != null)
+    out.date = true;
+  for (const [k, v] of Object.entries(obj))
+    if (k !== '@context' && typeof v === 'object') walkJsonLd(v, out, depth + 1);
 }
 
 /** Single streaming pass with htmlparser2 (tolerant of broken markup). */
 export function extractPage(html: string): ExtractedPage {
   const page: ExtractedPage = {
-    title: null, metaDescription: null, metaRobots: [], lang: null, hasViewport: false, canonicalHref: null, baseHref: null,
-    headings: [], links: [], images: 0, imagesWithoutAlt: 0, resources: [], jsonLdTypes: [], jsonLdInvalid: 0,
-    jsonLdHasAuthor: false, jsonLdHasDate: false, hasAuthorMeta: false, hasDateMeta: false, wordCount: 0,
+    title: null,
+    metaDescription: null,
+    metaRobots: [],
+    lang: null,
+    hasViewport: false,
+    canonicalHref: null,
+    baseHref: null,
+    headings: [],
+    links: [],
+    images: 0,
+    imagesWithoutAlt: 0,
+    resources: [],
+    jsonLdTypes: [],
+    jsonLdInvalid: 0,
+    jsonLdHasAuthor: false,
+    jsonLdHasDate: false,
+    hasAuthorMeta: false,
+    hasDateMeta: false,
+    wordCount: 0,
   };
   const stack: string[] = [];
   let skipDepth = 0; // > 0 while inside an element whose text is not visible
@@ -123,10 +197,12 @@ export function extractPage(html: string): ExtractedPage {
           case 'meta': {
             const key = (attrs.name ?? attrs.property ?? attrs.itemprop ?? '').trim().toLowerCase();
             const content = attrs.content ?? '';
-            if (key === 'description' && page.metaDescription === null) page.metaDescription = collapse(content);
+            if (key === 'description' && page.metaDescription === null)
+              page.metaDescription = collapse(content);
             else if (key === 'viewport' && content.trim()) page.hasViewport = true;
             else if (key === 'robots' || key === 'googlebot' || key === 'bingbot') {
-              for (const d of content.toLowerCase().split(',')) if (d.trim()) page.metaRobots.push(d.trim());
+              for (const d of content.toLowerCase().split(','))
+                if (d.trim()) page.metaRobots.push(d.trim());
             }
             if (AUTHOR_META.has(key) && content.trim()) page.hasAuthorMeta = true;
             if (DATE_META.has(key) && content.trim()) page.hasDateMeta = true;
@@ -135,9 +211,16 @@ export function extractPage(html: string): ExtractedPage {
           case 'link': {
             const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
             const href = (attrs.href ?? '').trim();
-            if (rel.includes('canonical') && page.canonicalHref === null && href) page.canonicalHref = href;
+            if (rel.includes('canonical') && page.canonicalHref === null && href)
+              page.canonicalHref = href;
             if (rel.includes('author') && href) page.hasAuthorMeta = true;
-            if (href && (rel.includes('stylesheet') || rel.includes('icon') || rel.includes('preload') || rel.includes('modulepreload'))) {
+            if (
+              href &&
+              (rel.includes('stylesheet') ||
+                rel.includes('icon') ||
+                rel.includes('preload') ||
+                rel.includes('modulepreload'))
+            ) {
               page.resources.push(href);
             }
             break;
@@ -160,7 +243,8 @@ export function extractPage(html: string): ExtractedPage {
             if ((attrs.type ?? '').trim().toLowerCase() === 'application/ld+json') jsonLd = [];
             break;
           default:
-            if (/^h[1-6]$/.test(name) && svgDepth === 0) heading = { level: Number(name[1]), parts: [] };
+            if (/^h[1-6]$/.test(name) && svgDepth === 0)
+              heading = { level: Number(name[1]), parts: [] };
         }
         const resAttr = RESOURCE_ATTR[name];
         if (resAttr && attrs[resAttr]) page.resources.push(attrs[resAttr].trim());
@@ -200,7 +284,12 @@ export function extractPage(html: string): ExtractedPage {
         void implied;
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
+    {
+      decodeEntities: true,
+      lowerCaseTags: true,
+      lowerCaseAttributeNames: true,
+      recognizeSelfClosing: false,
+    },
   );
   parser.end(html);
   flushWords();

@@ -5,14 +5,24 @@ import { HttpFetcher } from './http-fetcher';
 
 describe('HttpFetcher (node:http with connect-time guard, caps, decompression)', () => {
   let s: FixtureServer;
-  const fetcher = new HttpFetcher({ userAgent: 'T/1', policy: buildAddressPolicy(true), timeoutMs: 500, maxBodyBytes: 64 * 1024, concurrency: 2 });
+  const fetcher = new HttpFetcher({
+    userAgent: 'T/1',
+    policy: buildAddressPolicy(true),
+    timeoutMs: 500,
+    maxBodyBytes: 64 * 1024,
+    concurrency: 2,
+  });
   const html = () => true;
 
   beforeAll(async () => {
     const bomb = zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x61)); // 50 MiB of 'a' in ~50 KiB
     s = await serve({
       '/bomb': (_q, res) => {
-        res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+        res.writeHead(200, {
+          'content-type': 'text/html',
+          'content-encoding': 'gzip',
+          'content-length': String(bomb.length),
+        });
         res.end(bomb);
       },
       '/latin1': (_q, res) => {
@@ -21,10 +31,15 @@ describe('HttpFetcher (node:http with connect-time guard, caps, decompression)',
       },
       '/meta-charset': (_q, res) => {
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(Buffer.concat([Buffer.from('<meta charset="windows-1252"><p>'), Buffer.from([0x80])])); // €
+        res.end(
+          Buffer.concat([Buffer.from('<meta charset="windows-1252"><p>'), Buffer.from([0x80])]),
+        ); // €
       },
       '/binary': (_q, res) => {
-        res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(10 * 1024 * 1024) });
+        res.writeHead(200, {
+          'content-type': 'image/png',
+          'content-length': String(10 * 1024 * 1024),
+        });
         res.write(Buffer.alloc(1024));
       },
       '/drip': (_q, res) => {
@@ -71,10 +86,20 @@ describe('HttpFetcher (node:http with connect-time guard, caps, decompression)',
   });
 
   it('refuses IP-literal hosts that the policy refuses before connecting', async () => {
-    const strict = new HttpFetcher({ userAgent: 'T/1', policy: buildAddressPolicy(false), timeoutMs: 500, maxBodyBytes: 1024, concurrency: 1 });
+    const strict = new HttpFetcher({
+      userAgent: 'T/1',
+      policy: buildAddressPolicy(false),
+      timeoutMs: 500,
+      maxBodyBytes: 1024,
+      concurrency: 1,
+    });
     try {
-      await expect(strict.get(`${s.origin}/latin1`, html)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
-      await expect(strict.get(`http://[::ffff:7f00:1]:${s.port}/`, html)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
+      await expect(strict.get(`${s.origin}/latin1`, html)).rejects.toMatchObject({
+        code: 'PRIVATE_ADDRESS',
+      });
+      await expect(strict.get(`http://[::ffff:7f00:1]:${s.port}/`, html)).rejects.toMatchObject({
+        code: 'PRIVATE_ADDRESS',
+      });
     } finally {
       strict.close();
     }

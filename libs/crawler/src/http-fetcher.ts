@@ -50,7 +50,9 @@ function toCrawlError(err: unknown): CrawlError {
   return new CrawlError('UNREACHABLE', e?.code ? `${what} (${e.code})` : what);
 }
 
-function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.BrotliDecompress | zlib.Unzip | null {
+function decoderFor(
+  encoding: string | undefined,
+): zlib.Gunzip | zlib.BrotliDecompress | zlib.Unzip | null {
   const enc = (encoding ?? '').trim().toLowerCase();
   if (enc === 'gzip' || enc === 'x-gzip') return zlib.createGunzip();
   if (enc === 'deflate') return zlib.createUnzip(); // zlib-wrapped deflate (what servers send)
@@ -61,18 +63,33 @@ function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.BrotliDeco
 function charsetOf(contentTypeHeader: string | undefined, head: Buffer): string {
   const m = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentTypeHeader ?? '');
   if (m) return m[1].toLowerCase();
-  const meta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head.subarray(0, 1024).toString('latin1'));
+  const meta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(
+    head.subarray(0, 1024).toString('latin1'),
+  );
   return meta ? meta[1].toLowerCase() : 'utf-8';
 }
 
 /** WHATWG windows-1252 for 0x80-0x9F (Node's decoder drops these bytes); also used for latin1 labels. */
 const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
-const CP1252_LABELS = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'iso-8859-1', 'iso8859-1', 'latin1', 'l1', 'us-ascii', 'ascii', 'iso_8859-1']);
+const CP1252_LABELS = new Set([
+  'windows-1252',
+  'cp1252',
+  'x-cp1252',
+  'iso-8859-1',
+  'iso8859-1',
+  'latin1',
+  'l1',
+  'us-ascii',
+  'ascii',
+  'iso_8859-1',
+]);
 
 function decodeText(body: Buffer, contentTypeHeader: string | undefined): string {
   const charset = charsetOf(contentTypeHeader, body);
   if (CP1252_LABELS.has(charset)) {
-    return body.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
+    return body
+      .toString('latin1')
+      .replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
   }
   let decoder: TextDecoder;
   try {
@@ -95,8 +112,16 @@ export class HttpFetcher {
 
   constructor(private readonly opts: FetcherOptions) {
     const sockets = Math.max(2, opts.concurrency + 2);
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+    this.httpAgent = new http.Agent({
+      keepAlive: true,
+      maxSockets: sockets,
+      maxFreeSockets: sockets,
+    });
+    this.httpsAgent = new https.Agent({
+      keepAlive: true,
+      maxSockets: sockets,
+      maxFreeSockets: sockets,
+    });
     this.lookup = createGuardedLookup(opts.policy);
   }
 
@@ -121,7 +146,8 @@ export class HttpFetcher {
     } catch {
       throw new CrawlError('INVALID_URL', `invalid URL: ${url}`);
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CrawlError('INVALID_URL', `unsupported scheme: ${u.protocol}`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new CrawlError('INVALID_URL', `unsupported scheme: ${u.protocol}`);
     const host = canonicalHostname(u.hostname);
     // net.connect never calls `lookup` for IP literals, so they are checked here.
     if (net.isIP(host) !== 0 && !this.opts.policy(host, host)) {
@@ -160,13 +186,23 @@ export class HttpFetcher {
           url,
           status,
           headers: res.headers,
-          location: status >= 300 && status < 400 && res.headers.location ? String(res.headers.location) : null,
+          location:
+            status >= 300 && status < 400 && res.headers.location
+              ? String(res.headers.location)
+              : null,
           contentType,
         };
         if (base.location || !readBody(contentType)) {
           // Redirect or non-text body: do not read it. Small bodies are drained to keep the socket.
           const bytes = Number.isFinite(declared) ? declared : 0;
-          const done = () => finish(null, { ...base, text: null, bytes, truncated: false, elapsedMs: performance.now() - started });
+          const done = () =>
+            finish(null, {
+              ...base,
+              text: null,
+              bytes,
+              truncated: false,
+              elapsedMs: performance.now() - started,
+            });
           if (Number.isFinite(declared) && declared <= 64 * 1024) {
             res.on('end', done);
             res.on('error', done);
@@ -184,7 +220,13 @@ export class HttpFetcher {
         let truncated = false;
         const complete = () => {
           const body = Buffer.concat(chunks, size);
-          finish(null, { ...base, text: decodeText(body, ctHeader), bytes: size, truncated, elapsedMs: performance.now() - started });
+          finish(null, {
+            ...base,
+            text: decodeText(body, ctHeader),
+            bytes: size,
+            truncated,
+            elapsedMs: performance.now() - started,
+          });
         };
         stream.on('data', (chunk: Buffer) => {
           if (truncated) return;
@@ -205,7 +247,9 @@ export class HttpFetcher {
         // A broken compressed stream or a reset mid-body: keep what was decoded.
         stream.on('error', (err) => (size > 0 ? complete() : finish(err)));
         res.on('error', (err) => (size > 0 ? complete() : finish(err)));
-        res.on('aborted', () => (size > 0 ? complete() : finish(new CrawlError('UNREACHABLE', 'connection aborted'))));
+        res.on('aborted', () =>
+          size > 0 ? complete() : finish(new CrawlError('UNREACHABLE', 'connection aborted')),
+        );
       });
       const timer = setTimeout(() => {
         finish(new CrawlError('TIMEOUT', `no complete response within ${this.opts.timeoutMs} ms`));

@@ -44,23 +44,48 @@ export async function fetchRobots(
     } catch (err) {
       const e = err as CrawlError;
       if (e.code === 'CANCELLED') throw e;
-      return { origin, mode: 'disallow_all', status: null, robot: null, detail: `${e.code}: ${e.message}`, error: e, firstHop: hop === 0 };
+      return {
+        origin,
+        mode: 'disallow_all',
+        status: null,
+        robot: null,
+        detail: `${e.code}: ${e.message}`,
+        error: e,
+        firstHop: hop === 0,
+      };
     }
     if (res.location) {
       const next = normalizeUrl(res.location, url);
       if (!next || hop >= MAX_REDIRECTS) {
         // Too many redirects: RFC 9309 says treat as unavailable (4xx) → allow all.
-        return { origin, mode: 'allow_all', status: res.status, robot: null, detail: 'robots.txt redirect limit reached' };
+        return {
+          origin,
+          mode: 'allow_all',
+          status: res.status,
+          robot: null,
+          detail: 'robots.txt redirect limit reached',
+        };
       }
       url = next;
       continue;
     }
     if (res.status >= 200 && res.status < 300) {
       const text = res.text ?? '';
-      return { origin, mode: 'parsed', status: res.status, robot: robotsParser(`${origin}/robots.txt`, text) };
+      return {
+        origin,
+        mode: 'parsed',
+        status: res.status,
+        robot: robotsParser(`${origin}/robots.txt`, text),
+      };
     }
     if (res.status === 429 || res.status >= 500) {
-      return { origin, mode: 'disallow_all', status: res.status, robot: null, detail: `robots.txt answered HTTP ${res.status}` };
+      return {
+        origin,
+        mode: 'disallow_all',
+        status: res.status,
+        robot: null,
+        detail: `robots.txt answered HTTP ${res.status}`,
+      };
     }
     return { origin, mode: 'allow_all', status: res.status, robot: null };
   }

@@ -24,7 +24,9 @@ function penalty(issues: AuditIssue[], table: Record<Severity, number>): number 
  */
 export function totalScore(pages: PageFinding[], siteIssues: AuditIssue[]): number {
   if (pages.length === 0) return 0;
-  const mean = pages.reduce((s, p) => s + Math.max(0, 100 - penalty(p.issues, PAGE_PENALTY)), 0) / pages.length;
+  const mean =
+    pages.reduce((s, p) => s + Math.max(0, 100 - penalty(p.issues, PAGE_PENALTY)), 0) /
+    pages.length;
   return clamp(round1(mean - Math.min(SITE_PENALTY_CAP, penalty(siteIssues, SITE_PENALTY))));
 }
 
@@ -42,24 +44,42 @@ export function ruleSummary(issues: AuditIssue[]): RuleSummaryEntry[] {
     let e = byRule.get(i.rule);
     if (!e) {
       const meta = (RULES as Record<string, { title: string }>)[i.rule];
-      e = { rule: i.rule, severity: i.severity, title: meta ? meta.title : i.rule, count: 0, urls: [] };
+      e = {
+        rule: i.rule,
+        severity: i.severity,
+        title: meta ? meta.title : i.rule,
+        count: 0,
+        urls: [],
+      };
       byRule.set(i.rule, e);
     }
     e.count++;
     if (e.urls.length < SUMMARY_URL_LIMIT && !e.urls.includes(i.url)) e.urls.push(i.url);
   }
   return [...byRule.values()].sort(
-    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.count - a.count || a.rule.localeCompare(b.rule),
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      b.count - a.count ||
+      a.rule.localeCompare(b.rule),
   );
 }
 
 /** AI answer-engine crawlers checked against robots.txt (product tokens). */
 export const AI_CRAWLERS = [
-  'GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-SearchBot', 'PerplexityBot',
-  'Google-Extended', 'Applebot-Extended', 'CCBot', 'meta-externalagent',
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-SearchBot',
+  'PerplexityBot',
+  'Google-Extended',
+  'Applebot-Extended',
+  'CCBot',
+  'meta-externalagent',
 ];
 
-const QUESTION = /^(who|what|when|where|why|how|which|can|could|does|do|is|are|should|will|was|were|did)\b/i;
+const QUESTION =
+  /^(who|what|when|where|why|how|which|can|could|does|do|is|are|should|will|was|were|did)\b/i;
 
 export function isQuestionHeading(text: string): boolean {
   const t = text.trim();
@@ -76,19 +96,48 @@ interface GeoInput {
 }
 
 /** One weighted check: score = min(1, share / target); passed = share ≥ target. */
-function shareCheck(check: string, weight: number, hits: number, total: number, target: number, what: string): GeoCheck {
+function shareCheck(
+  check: string,
+  weight: number,
+  hits: number,
+  total: number,
+  target: number,
+  what: string,
+): GeoCheck {
   const share = total === 0 ? 0 : hits / total;
   const score = Math.min(1, share / target);
-  return { check, weight, passed: total > 0 && share >= target, score: Math.round(score * 1000) / 1000, detail: `${hits}/${total} ${what} (target ${Math.round(target * 100)}%)` };
+  return {
+    check,
+    weight,
+    passed: total > 0 && share >= target,
+    score: Math.round(score * 1000) / 1000,
+    detail: `${hits}/${total} ${what} (target ${Math.round(target * 100)}%)`,
+  };
 }
 
 /** GEO (AI answer-engine readiness) checks; geo_score = Σ weight·score (weights sum to 100). */
 export function geoChecks(input: GeoInput): GeoCheck[] {
-  const pages = input.records.filter((r) => r.analysed && r.extracted && r.finding.status !== null && r.finding.status < 300 && !r.finding.noindex);
+  const pages = input.records.filter(
+    (r) =>
+      r.analysed &&
+      r.extracted &&
+      r.finding.status !== null &&
+      r.finding.status < 300 &&
+      !r.finding.noindex,
+  );
   const n = pages.length;
-  const allowed = input.robots ? AI_CRAWLERS.filter((bot) => robotsAllows(input.robots as RobotsPolicy, input.startUrl, bot)) : [];
+  const allowed = input.robots
+    ? AI_CRAWLERS.filter((bot) => robotsAllows(input.robots as RobotsPolicy, input.startUrl, bot))
+    : [];
   const blocked = AI_CRAWLERS.filter((b) => !allowed.includes(b));
-  const ai = shareCheck('ai_crawlers_allowed', 20, allowed.length, AI_CRAWLERS.length, 1, 'AI crawlers allowed by robots.txt');
+  const ai = shareCheck(
+    'ai_crawlers_allowed',
+    20,
+    allowed.length,
+    AI_CRAWLERS.length,
+    1,
+    'AI crawlers allowed by robots.txt',
+  );
   if (blocked.length) ai.detail += `; blocked: ${blocked.join(', ')}`;
 
   const headingOk = (r: PageRecord) => {
@@ -101,18 +150,67 @@ export function geoChecks(input: GeoInput): GeoCheck[] {
     r.extracted!.headings.some((h) => h.level > 1 && isQuestionHeading(h.text)) ||
     r.extracted!.jsonLdTypes.some((t) => t === 'FAQPage' || t === 'QAPage');
   const authorDate = (r: PageRecord) =>
-    (r.extracted!.hasAuthorMeta || r.extracted!.jsonLdHasAuthor) && (r.extracted!.hasDateMeta || r.extracted!.jsonLdHasDate);
+    (r.extracted!.hasAuthorMeta || r.extracted!.jsonLdHasAuthor) &&
+    (r.extracted!.hasDateMeta || r.extracted!.jsonLdHasDate);
   const count = (f: (r: PageRecord) => boolean) => pages.filter(f).length;
 
   return [
     ai,
-    { check: 'llms_txt', weight: 10, passed: input.llmsTxt.present, score: input.llmsTxt.present ? 1 : 0, detail: input.llmsTxt.detail },
-    shareCheck('structured_data', 15, count((r) => r.extracted!.jsonLdTypes.length > 0), n, 0.5, 'pages with JSON-LD'),
-    shareCheck('heading_structure', 10, count(headingOk), n, 0.8, 'pages with one h1 and no skipped heading levels'),
-    shareCheck('question_headings_or_faq', 10, count(questions), n, 0.2, 'pages with question headings or FAQPage/QAPage markup'),
-    shareCheck('author_and_date', 10, count(authorDate), n, 0.5, 'pages with author and date metadata'),
-    shareCheck('meta_descriptions', 10, count((r) => !!r.finding.metaDescription), n, 0.9, 'pages with a meta description'),
-    shareCheck('content_depth', 15, count((r) => r.finding.wordCount >= CONTENT_DEPTH_WORDS), n, 0.5, `pages with ≥ ${CONTENT_DEPTH_WORDS} words`),
+    {
+      check: 'llms_txt',
+      weight: 10,
+      passed: input.llmsTxt.present,
+      score: input.llmsTxt.present ? 1 : 0,
+      detail: input.llmsTxt.detail,
+    },
+    shareCheck(
+      'structured_data',
+      15,
+      count((r) => r.extracted!.jsonLdTypes.length > 0),
+      n,
+      0.5,
+      'pages with JSON-LD',
+    ),
+    shareCheck(
+      'heading_structure',
+      10,
+      count(headingOk),
+      n,
+      0.8,
+      'pages with one h1 and no skipped heading levels',
+    ),
+    shareCheck(
+      'question_headings_or_faq',
+      10,
+      count(questions),
+      n,
+      0.2,
+      'pages with question headings or FAQPage/QAPage markup',
+    ),
+    shareCheck(
+      'author_and_date',
+      10,
+      count(authorDate),
+      n,
+      0.5,
+      'pages with author and date metadata',
+    ),
+    shareCheck(
+      'meta_descriptions',
+      10,
+      count((r) => !!r.finding.metaDescription),
+      n,
+      0.9,
+      'pages with a meta description',
+    ),
+    shareCheck(
+      'content_depth',
+      15,
+      count((r) => r.finding.wordCount >= CONTENT_DEPTH_WORDS),
+      n,
+      0.5,
+      `pages with ≥ ${CONTENT_DEPTH_WORDS} words`,
+    ),
   ];
 }
 

@@ -6,7 +6,10 @@ describe('TrapGuard (crawl-trap resistance)', () => {
     expect(g.admit('https://e.com/calendar/2026-11')).toBeNull();
     expect(g.admit('https://e.com/calendar/2026-12')).toBeNull();
     expect(g.admit('https://e.com/calendar/2026-12-01')).toBeNull();
-    expect(g.admit('https://e.com/calendar/2027-01')).toEqual({ reason: 'date_pattern', pattern: '/calendar/{date}?' });
+    expect(g.admit('https://e.com/calendar/2027-01')).toEqual({
+      reason: 'date_pattern',
+      pattern: '/calendar/{date}?',
+    });
     // /yyyy/mm/dd path style
     expect(g.admit('https://e.com/events/2026/11/01')).toBeNull();
     expect(g.admit('https://e.com/events/2026/11/02')).toBeNull();
@@ -22,7 +25,10 @@ describe('TrapGuard (crawl-trap resistance)', () => {
     const g = new TrapGuard(1024, 100, 2);
     expect(g.admit('https://e.com/cal?month=2026-01')).toBeNull();
     expect(g.admit('https://e.com/cal?month=2026-02')).toBeNull();
-    expect(g.admit('https://e.com/cal?month=2026-03')).toEqual({ reason: 'date_pattern', pattern: '/cal?month={date}' });
+    expect(g.admit('https://e.com/cal?month=2026-03')).toEqual({
+      reason: 'date_pattern',
+      pattern: '/cal?month={date}',
+    });
   });
 
   it('caps distinct query variants per path (faceted navigation)', () => {
@@ -40,7 +46,9 @@ describe('TrapGuard (crawl-trap resistance)', () => {
     expect(g.admit(`https://e.com/${'a'.repeat(120)}`)?.reason).toBe('url_too_long');
     expect(g.admit('https://e.com/a/b/a/b/a/b')?.reason).toBe('repeated_segments');
     expect(g.admit('https://e.com/x/x/x')?.reason).toBe('repeated_segments');
-    expect(g.admit(`https://e.com/${Array.from({ length: 16 }, (_, i) => `s${i}`).join('/')}`)?.reason).toBe('repeated_segments');
+    expect(
+      g.admit(`https://e.com/${Array.from({ length: 16 }, (_, i) => `s${i}`).join('/')}`)?.reason,
+    ).toBe('repeated_segments');
     expect(g.admit('https://e.com/a/b/a/c')).toBeNull();
   });
 });

@@ -56,7 +56,8 @@ export class TrapGuard {
   /** Returns null when the URL may be queued (and counts it), else why it is refused. */
   admit(url: string): TrapVerdict | null {
     const u = new URL(url);
-    if (url.length > this.maxUrlLength) return { reason: 'url_too_long', pattern: `${u.pathname.slice(0, 80)}…` };
+    if (url.length > this.maxUrlLength)
+      return { reason: 'url_too_long', pattern: `${u.pathname.slice(0, 80)}…` };
     const segments = u.pathname.split('/').filter((s) => s !== '');
     const seen = new Map<string, number>();
     for (const s of segments) seen.set(s, (seen.get(s) ?? 0) + 1);
@@ -64,10 +65,15 @@ export class TrapGuard {
       return { reason: 'repeated_segments', pattern: u.pathname.slice(0, 120) };
     }
     const params = [...u.searchParams.entries()];
-    const values = params.map(([k, v]) => (DATE_TOKEN.test(v) || YEAR.test(v) ? `${k}={date}` : `${k}=*`));
+    const values = params.map(([k, v]) =>
+      DATE_TOKEN.test(v) || YEAR.test(v) ? `${k}={date}` : `${k}=*`,
+    );
     const pathPattern = datePattern(segments);
     const queryDated = params.some(([, v]) => DATE_TOKEN.test(v) || YEAR.test(v));
-    const pattern = pathPattern !== null || queryDated ? `${u.host}/${pathPattern ?? segments.join('/')}?${values.join('&')}` : null;
+    const pattern =
+      pathPattern !== null || queryDated
+        ? `${u.host}/${pathPattern ?? segments.join('/')}?${values.join('&')}`
+        : null;
 
     let variants: Set<string> | undefined;
     if (u.search) {
@@ -78,14 +84,18 @@ export class TrapGuard {
         this.queryVariants.set(pathKey, variants);
       }
       if (!variants.has(u.search) && variants.size >= this.maxQueryVariants) {
-        return { reason: 'query_variants', pattern: `${u.pathname}?{${this.maxQueryVariants}+ variants}` };
+        return {
+          reason: 'query_variants',
+          pattern: `${u.pathname}?{${this.maxQueryVariants}+ variants}`,
+        };
       }
     }
     if (pattern !== null && (this.patternCounts.get(pattern) ?? 0) >= this.maxUrlsPerPattern) {
       return { reason: 'date_pattern', pattern: pattern.slice(pattern.indexOf('/')) };
     }
     if (variants) variants.add(u.search);
-    if (pattern !== null) this.patternCounts.set(pattern, (this.patternCounts.get(pattern) ?? 0) + 1);
+    if (pattern !== null)
+      this.patternCounts.set(pattern, (this.patternCounts.get(pattern) ?? 0) + 1);
     return null;
   }
 }

@@ -10,7 +10,10 @@ describe('normalizeUrl (dedup key of the crawl)', () => {
     ['https://example.com/a?b=2&a=1', 'https://example.com/a?a=1&b=2'],
     ['https://example.com/a?utm_source=x&utm_medium=y&id=5', 'https://example.com/a?id=5'],
     ['https://example.com/a?gclid=1&fbclid=2&msclkid=3', 'https://example.com/a'],
-    ['https://example.com/a?PHPSESSID=abc&sid=1&jsessionid=2&page=2', 'https://example.com/a?page=2'],
+    [
+      'https://example.com/a?PHPSESSID=abc&sid=1&jsessionid=2&page=2',
+      'https://example.com/a?page=2',
+    ],
     ['https://example.com/cart;jsessionid=ABC123?x=1', 'https://example.com/cart?x=1'],
     ['https://user:pw@example.com/', 'https://example.com/'],
     ['https://example.com/a/../b/./c', 'https://example.com/b/c'],
@@ -30,12 +33,18 @@ describe('normalizeUrl (dedup key of the crawl)', () => {
     expect(normalizeUrl('?page=2', 'https://e.com/list')).toBe('https://e.com/list?page=2');
   });
 
-  it.each(['javascript:alert(1)', 'mailto:a@b.c', 'tel:123', 'data:text/html,x', 'ftp://e.com/', '', '   ', 'http://'])(
-    'rejects %s',
-    (input) => {
-      expect(normalizeUrl(input, 'https://e.com/')).toBeNull();
-    },
-  );
+  it.each([
+    'javascript:alert(1)',
+    'mailto:a@b.c',
+    'tel:123',
+    'data:text/html,x',
+    'ftp://e.com/',
+    '',
+    '   ',
+    'http://',
+  ])('rejects %s', (input) => {
+    expect(normalizeUrl(input, 'https://e.com/')).toBeNull();
+  });
 });
 
 describe('same-site scope', () => {

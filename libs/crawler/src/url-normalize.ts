@@ -1,8 +1,30 @@
 /** Query parameters removed during normalisation (tracking and session ids). */
 const STRIP_PARAMS = new Set([
-  'gclid', 'dclid', 'fbclid', 'msclkid', 'yclid', 'twclid', 'igshid', 'mc_cid', 'mc_eid', '_ga', '_gl',
-  '_hsenc', '_hsmi', 'mkt_tok', 'ref_src', 'jsessionid', 'phpsessid', 'sid', 'sessionid', 'session_id',
-  'aspsessionid', 'cfid', 'cftoken', 'zenid', 'oscsid',
+  'gclid',
+  'dclid',
+  'fbclid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  'ref_src',
+  'jsessionid',
+  'phpsessid',
+  'sid',
+  'sessionid',
+  'session_id',
+  'aspsessionid',
+  'cfid',
+  'cftoken',
+  'zenid',
+  'oscsid',
 ]);
 
 function isStrippedParam(name: string): boolean {

@@ -28,7 +28,12 @@ class RedisCloser implements OnApplicationShutdown {
 export function createRedis(url: string): Redis {
   // Auto-pipelining sends the commands issued in one tick (concurrent requests' throttle
   // checks) in one write.
-  return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true });
+  return new Redis(url, {
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+    enableAutoPipelining: true,
+  });
 }
 
 @Global()

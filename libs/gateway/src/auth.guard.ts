@@ -19,7 +19,8 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    if (this.reflector.getAllAndOverride(Public, [context.getHandler(), context.getClass()])) return true;
+    if (this.reflector.getAllAndOverride(Public, [context.getHandler(), context.getClass()]))
+      return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const secret = extractKey(req);
     if (!secret) {

@@ -17,16 +17,20 @@ export type CostGroupName = 'research' | 'your-data' | 'other';
 export const CostGroup = Reflector.createDecorator<CostGroupName>();
 
 /** The authenticated caller (only on key-authenticated routes). */
-export const CurrentAuth = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthContext => {
-  const req = ctx.switchToHttp().getRequest<ApiRequest>();
-  if (!req.auth) throw new Error('CurrentAuth used on a route without key authentication');
-  return req.auth;
-});
+export const CurrentAuth = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): AuthContext => {
+    const req = ctx.switchToHttp().getRequest<ApiRequest>();
+    if (!req.auth) throw new Error('CurrentAuth used on a route without key authentication');
+    return req.auth;
+  },
+);
 
 /** The monthly meter after this call. */
-export const CurrentMeter = createParamDecorator((_: unknown, ctx: ExecutionContext): MeterState | undefined => {
-  return ctx.switchToHttp().getRequest<ApiRequest>().meter;
-});
+export const CurrentMeter = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): MeterState | undefined => {
+    return ctx.switchToHttp().getRequest<ApiRequest>().meter;
+  },
+);
 
 /** The request id of this call (for ledger rows and logs). */
 export const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {

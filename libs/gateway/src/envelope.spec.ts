@@ -18,7 +18,13 @@ describe('toEnvelope (spec: Response envelope)', () => {
   });
 
   it('puts a TopLevelBody at the top level (202 job acceptance)', () => {
-    expect(toEnvelope(new TopLevelBody({ job_id: 'j', status: 'queued' }, { max_pages: 5 }), 'req-1', now)).toEqual({
+    expect(
+      toEnvelope(
+        new TopLevelBody({ job_id: 'j', status: 'queued' }, { max_pages: 5 }),
+        'req-1',
+        now,
+      ),
+    ).toEqual({
       success: true,
       job_id: 'j',
       status: 'queued',

@@ -10,10 +10,13 @@ import { ApiRequest } from './request-context';
  * buffers and files pass through untouched (HTML pages use @Res() anyway).
  */
 export function toEnvelope(result: unknown, requestId: string | undefined, now: Date): unknown {
-  if (typeof result === 'string' || Buffer.isBuffer(result) || result instanceof StreamableFile) return result;
+  if (typeof result === 'string' || Buffer.isBuffer(result) || result instanceof StreamableFile)
+    return result;
   const meta = { timestamp: isoTimestamp(now), request_id: requestId };
-  if (result instanceof TopLevelBody) return { success: true, ...result.body, meta: { ...meta, ...result.meta } };
-  if (result instanceof WithMeta) return { success: true, data: result.data, meta: { ...meta, ...result.meta } };
+  if (result instanceof TopLevelBody)
+    return { success: true, ...result.body, meta: { ...meta, ...result.meta } };
+  if (result instanceof WithMeta)
+    return { success: true, data: result.data, meta: { ...meta, ...result.meta } };
   return { success: true, data: result ?? {}, meta };
 }
 

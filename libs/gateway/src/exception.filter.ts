@@ -1,4 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Injectable,
+  Logger,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError, Clock, ErrorCode, isoTimestamp } from '@app/core';
 import { ApiRequest } from './request-context';
@@ -36,14 +43,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const error = this.toApiError(exception, req);
 
-    if (error.status >= 500 && error.code !== 'UPSTREAM_ERROR' && error.code !== 'SERVICE_UNAVAILABLE') {
+    if (
+      error.status >= 500 &&
+      error.code !== 'UPSTREAM_ERROR' &&
+      error.code !== 'SERVICE_UNAVAILABLE'
+    ) {
       this.logger.error(
         { err: exception, request_id: req.id, url: redactUrl(req.originalUrl ?? req.url) },
         'Unhandled error',
       );
     }
     if (res.headersSent) return;
-    for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, String(value));
+    for (const [name, value] of Object.entries(error.headers ?? {}))
+      res.setHeader(name, String(value));
     const body: Record<string, unknown> = {
       success: false,
       error: {
@@ -51,7 +63,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
         message: error.message,
         ...(error.details !== undefined ? { details: error.details } : {}),
       },
-      meta: { timestamp: isoTimestamp(this.clock.now()), request_id: req.id, ...(error.meta ?? {}) },
+      meta: {
+        timestamp: isoTimestamp(this.clock.now()),
+        request_id: req.id,
+        ...(error.meta ?? {}),
+      },
     };
     res.status(error.status).json(body);
   }
@@ -61,7 +77,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) {
-        return new ApiError('NOT_FOUND', `Unknown endpoint: ${req.method} ${redactUrl(req.path ?? req.url)}`);
+        return new ApiError(
+          'NOT_FOUND',
+          `Unknown endpoint: ${req.method} ${redactUrl(req.path ?? req.url)}`,
+        );
       }
       if (status === 400) {
         return new ApiError('BAD_REQUEST', 'Malformed request: the body is not valid JSON.');
@@ -81,6 +100,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (typeof bodyParserType === 'string' && bodyParserType.startsWith('encoding.')) {
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported request body encoding.');
     }
-    return new ApiError('SERVER_ERROR', 'Internal error. It is safe to retry.', { cause: exception });
+    return new ApiError('SERVER_ERROR', 'Internal error. It is safe to retry.', {
+      cause: exception,
+    });
   }
 }

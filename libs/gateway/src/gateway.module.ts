@@ -23,7 +23,9 @@ import { ApiValidationPipe } from './validation';
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, REDIS, RedisKeys],
       useFactory: (config: AppConfig, redis: Redis, keys: RedisKeys) => ({
-        throttlers: [{ name: 'default', ttl: config.rateLimitWindowSeconds * 1000, limit: perMinuteLimit }],
+        throttlers: [
+          { name: 'default', ttl: config.rateLimitWindowSeconds * 1000, limit: perMinuteLimit },
+        ],
         storage: new RedisThrottlerStorage(redis, keys),
       }),
     }),

@@ -12,7 +12,12 @@ class LogFlusher implements OnApplicationShutdown {
 
 /** Structured JSON logs (nestjs-pino) for the API and the worker, flushed on shutdown. */
 @Module({
-  imports: [LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (c: AppConfig) => loggerParams(c) })],
+  imports: [
+    LoggerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => loggerParams(c),
+    }),
+  ],
   providers: [LogFlusher],
 })
 export class LoggingModule {}

@@ -29,15 +29,21 @@ export class MeteringGuard implements CanActivate {
     if (!auth) return true; // public route (health, docs, reports, admin)
 
     const group =
-      this.reflector.getAllAndOverride(CostGroup, [context.getHandler(), context.getClass()]) ?? 'other';
-    const limit = auth.limits.api_calls_per_month === 'unlimited' ? null : auth.limits.api_calls_per_month;
+      this.reflector.getAllAndOverride(CostGroup, [context.getHandler(), context.getClass()]) ??
+      'other';
+    const limit =
+      auth.limits.api_calls_per_month === 'unlimited' ? null : auth.limits.api_calls_per_month;
     const now = this.clock.now();
     const result = await this.meter.consume(auth.accountId, limit, group !== 'your-data', now);
     if (!result.allowed) {
       const resetsAt = plainDate(nextMonthStart(now));
-      throw new ApiError('RATE_LIMITED', `Monthly API call limit of ${limit} reached. It resets on ${resetsAt}.`, {
-        meta: { resets_at: resetsAt, limit },
-      });
+      throw new ApiError(
+        'RATE_LIMITED',
+        `Monthly API call limit of ${limit} reached. It resets on ${resetsAt}.`,
+        {
+          meta: { resets_at: resetsAt, limit },
+        },
+      );
     }
     req.meter = { used: result.used, limit };
     return true;

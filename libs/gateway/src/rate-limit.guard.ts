@@ -25,7 +25,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     const ttl = throttler.ttl as number;
     const limit = auth.limits.requests_per_minute;
     const key = this.generateKey(context, String(auth.accountId), throttler.name ?? 'default');
-    const record = await this.storageService.increment(key, ttl, limit, ttl, throttler.name ?? 'default');
+    const record = await this.storageService.increment(
+      key,
+      ttl,
+      limit,
+      ttl,
+      throttler.name ?? 'default',
+    );
     const res = http.getResponse<Response>();
     res.setHeader('X-RateLimit-Limit', limit);
     res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - record.totalHits));

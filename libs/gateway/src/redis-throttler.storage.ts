@@ -39,7 +39,8 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     redis: Redis,
     private readonly keys: RedisKeys,
   ) {
-    if (!('seoThrottle' in redis)) redis.defineCommand('seoThrottle', { numberOfKeys: 1, lua: SCRIPT });
+    if (!('seoThrottle' in redis))
+      redis.defineCommand('seoThrottle', { numberOfKeys: 1, lua: SCRIPT });
     this.redis = redis as RedisWithThrottle;
   }
 

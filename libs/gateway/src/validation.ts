@@ -28,9 +28,13 @@ export class ApiValidationPipe extends ValidationPipe {
       validationError: { target: false, value: false },
       exceptionFactory: (errors: ValidationError[]) => {
         const details = flatten(errors);
-        return new ApiError('VALIDATION_ERROR', details.map((d) => d.message).join('; ') || 'Invalid request.', {
-          details,
-        });
+        return new ApiError(
+          'VALIDATION_ERROR',
+          details.map((d) => d.message).join('; ') || 'Invalid request.',
+          {
+            details,
+          },
+        );
       },
     });
   }
@@ -65,7 +69,9 @@ export function ToInt(): PropertyDecorator {
 
 /** Query strings: trims a single value; leaves repeated parameters (arrays) for @IsString() to refuse. */
 export function Trim(): PropertyDecorator {
-  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim() : value,
+  );
 }
 
 const PG_INT_MAX = 2_147_483_647;

@@ -18,7 +18,13 @@ export interface AuditReportRow {
   issues_warning: number;
   issues_notice: number;
   issues_total: number;
-  rule_summary: Array<{ rule: string; severity: string; title: string; count: number; urls: string[] }>;
+  rule_summary: Array<{
+    rule: string;
+    severity: string;
+    title: string;
+    count: number;
+    urls: string[];
+  }>;
   geo_checks: Array<{ check: string; passed: boolean; weight: number; detail?: string }>;
   truncated: boolean;
   truncated_reason: string | null;
@@ -97,7 +103,11 @@ export class AuditStoreService {
       pages_crawled: int(result.pagesCrawled),
       total_score: num(result.totalScore),
       geo_score: num(result.geoScore),
-      issues: { critical: int(counts.critical), warning: int(counts.warning), total: int(counts.total) },
+      issues: {
+        critical: int(counts.critical),
+        warning: int(counts.warning),
+        total: int(counts.total),
+      },
     };
     return this.db.transaction(async (m) => {
       const moved: unknown[] = await m.query(

@@ -21,7 +21,16 @@ describe('job and audit ids', () => {
   it('recognise only well-formed ids', () => {
     expect(isJobId(newJobId())).toBe(true);
     expect(isAuditId(newAuditId())).toBe(true);
-    for (const bad of ['', 'job_', 'job_short', `job_${'a'.repeat(23)}`, `aud_${'a'.repeat(22)}`, `job_${'-'.repeat(22)}`, 42, null]) {
+    for (const bad of [
+      '',
+      'job_',
+      'job_short',
+      `job_${'a'.repeat(23)}`,
+      `aud_${'a'.repeat(22)}`,
+      `job_${'-'.repeat(22)}`,
+      42,
+      null,
+    ]) {
       expect(isJobId(bad)).toBe(false);
     }
     expect(isAuditId(`job_${'a'.repeat(22)}`)).toBe(false);

@@ -45,7 +45,9 @@ describe('job record mapping', () => {
     );
     expect(r.progress).toBe(100);
     expect(r.completed_at).toBe('2026-11-21 10:02:00');
-    expect(r.data).toMatchObject({ report_url: 'https://api.test/reports/audits/aud_BBBBBBBBBBBBBBBBBBBBBB' });
+    expect(r.data).toMatchObject({
+      report_url: 'https://api.test/reports/audits/aud_BBBBBBBBBBBBBBBBBBBBBB',
+    });
     expect(r).not.toHaveProperty('error');
   });
 

@@ -66,11 +66,15 @@ export function toJobRecord(row: JobRow, publicBaseUrl: string): JobRecord {
     progress: row.status === 'complete' ? 100 : Math.max(0, Math.min(100, row.progress)),
     created_at: recordTimestamp(row.created_at),
     updated_at: recordTimestamp(row.updated_at),
-    completed_at: row.status === 'complete' || row.status === 'failed' ? recordTimestamp(row.completed_at) : null,
+    completed_at:
+      row.status === 'complete' || row.status === 'failed'
+        ? recordTimestamp(row.completed_at)
+        : null,
   };
   if (row.status === 'complete' && row.data) {
     const data = { ...row.data };
-    if (typeof data.audit_id === 'string') data.report_url = reportUrl(publicBaseUrl, data.audit_id);
+    if (typeof data.audit_id === 'string')
+      data.report_url = reportUrl(publicBaseUrl, data.audit_id);
     record.data = data;
   }
   if (row.status === 'failed') {

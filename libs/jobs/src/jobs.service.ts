@@ -20,15 +20,17 @@ export class JobsService {
 
   /** The job, only when it belongs to the account (ownership checked in the query). */
   async findForAccount(jobId: string, accountId: number): Promise<JobRow | null> {
-    const rows: JobRow[] = await this.db.query(`SELECT ${COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`, [
-      jobId,
-      accountId,
-    ]);
+    const rows: JobRow[] = await this.db.query(
+      `SELECT ${COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`,
+      [jobId, accountId],
+    );
     return rows[0] ?? null;
   }
 
   async find(jobId: string): Promise<JobRow | null> {
-    const rows: JobRow[] = await this.db.query(`SELECT ${COLUMNS} FROM jobs WHERE id = $1`, [jobId]);
+    const rows: JobRow[] = await this.db.query(`SELECT ${COLUMNS} FROM jobs WHERE id = $1`, [
+      jobId,
+    ]);
     return rows[0] ?? null;
   }
 

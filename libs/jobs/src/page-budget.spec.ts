@@ -10,7 +10,9 @@ describe('site-audit page budget', () => {
   });
 
   it('the window is the last 30 days', () => {
-    expect(pageBudgetWindowStart(new Date('2026-03-31T12:00:00Z')).toISOString()).toBe('2026-03-01T12:00:00.000Z');
+    expect(pageBudgetWindowStart(new Date('2026-03-31T12:00:00Z')).toISOString()).toBe(
+      '2026-03-01T12:00:00.000Z',
+    );
   });
 
   it('resets when enough of the oldest pages leave the window to free one page', () => {

@@ -10,7 +10,12 @@ export function pageBudgetWindowStart(now: Date): Date {
  * How many pages a new crawl may fetch: the request, capped by the plan's per-crawl limit and
  * by what is left of the rolling budget. Below 1 means the crawl cannot start.
  */
-export function effectiveMaxPages(requested: number, perCrawl: number, budget: number, used: number): number {
+export function effectiveMaxPages(
+  requested: number,
+  perCrawl: number,
+  budget: number,
+  used: number,
+): number {
   return Math.max(0, Math.min(requested, perCrawl, budget - used));
 }
 

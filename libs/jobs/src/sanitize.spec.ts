@@ -13,7 +13,10 @@ describe('sanitizing crawled text for PostgreSQL', () => {
   });
 
   it('cleans every string inside jsonb parameters', () => {
-    expect(JSON.parse(safeJson({ a: ['x\u0000'], b: { c: '\uD800' } }))).toEqual({ a: ['x\uFFFD'], b: { c: '\uFFFD' } });
+    expect(JSON.parse(safeJson({ a: ['x\u0000'], b: { c: '\uD800' } }))).toEqual({
+      a: ['x\uFFFD'],
+      b: { c: '\uFFFD' },
+    });
   });
 
   it('turns numbers into valid integer / double column values', () => {

@@ -14,7 +14,10 @@ export function cleanText(value: string, max = MAX_STORED_STRING): string {
   return cleaned.length > max ? `${cleaned.slice(0, max - 1)}…` : cleaned;
 }
 
-export function cleanNullable(value: string | null | undefined, max = MAX_STORED_STRING): string | null {
+export function cleanNullable(
+  value: string | null | undefined,
+  max = MAX_STORED_STRING,
+): string | null {
   return typeof value === 'string' ? cleanText(value, max) : null;
 }
 

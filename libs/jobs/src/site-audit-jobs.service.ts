@@ -31,7 +31,13 @@ export interface NewSiteAuditJob {
 export type CreateResult =
   | { ok: true; maxPages: number }
   | { ok: false; quota: 'site_audit_pages_per_crawl'; limit: number }
-  | { ok: false; quota: 'site_audit_rolling_page_budget'; limit: number; used: number; resetsAt: Date | null };
+  | {
+      ok: false;
+      quota: 'site_audit_rolling_page_budget';
+      limit: number;
+      used: number;
+      resetsAt: Date | null;
+    };
 
 /** How a failed site audit settles its quota. */
 export interface FailureSettlement {
@@ -68,7 +74,9 @@ export class SiteAuditJobsService {
       return { ok: false, quota: 'site_audit_pages_per_crawl', limit: input.pagesPerCrawl };
     }
     return this.db.transaction(async (m): Promise<CreateResult> => {
-      const locked: unknown[] = await m.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [input.accountId]);
+      const locked: unknown[] = await m.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [
+        input.accountId,
+      ]);
       if (!locked.length) throw new Error(`account ${input.accountId} not found`);
       const windowStart = pageBudgetWindowStart(input.now);
       const [{ used }]: Array<{ used: number }> = await m.query(
@@ -76,7 +84,12 @@ export class SiteAuditJobsService {
          WHERE account_id = $1 AND created_at > $2`,
         [input.accountId, windowStart],
       );
-      const maxPages = effectiveMaxPages(input.requestedPages, input.pagesPerCrawl, input.rollingBudget, used);
+      const maxPages = effectiveMaxPages(
+        input.requestedPages,
+        input.pagesPerCrawl,
+        input.rollingBudget,
+        used,
+      );
       if (maxPages < 1) {
         const rows: Array<{ created_at: Date; pages: number }> = await m.query(
           `SELECT created_at, pages FROM site_audit_page_budget
@@ -137,7 +150,12 @@ export class SiteAuditJobsService {
    * was our fault the crawl count is released too. Only the actor whose UPDATE moved the row
    * settles, so a job is never refunded twice. False when the job was already terminal.
    */
-  async failAudit(jobId: string, error: JobError, settlement: FailureSettlement, now: Date): Promise<boolean> {
+  async failAudit(
+    jobId: string,
+    error: JobError,
+    settlement: FailureSettlement,
+    now: Date,
+  ): Promise<boolean> {
     const pages = settlement.refund ? 0 : Math.max(0, Math.floor(settlement.pagesUsed));
     const failed = await this.db.transaction(async (m) => {
       const rows: Array<{ account_id: number; quota_period_start: string | null }> = await m.query(

@@ -7,9 +7,14 @@ import { ParseIdPipe, RequestId } from '@app/gateway';
 import { AdminController } from './admin-route.decorator';
 import { CreateAccountDto, CreateApiKeyDto, CreditsDto, UpdateAccountDto } from './dto/account.dto';
 
-
 function accountView(a: AccountRow) {
-  return { id: a.id, name: a.name, plan: a.plan, credits: a.credits, created_at: recordTimestamp(a.created_at) };
+  return {
+    id: a.id,
+    name: a.name,
+    plan: a.plan,
+    credits: a.credits,
+    created_at: recordTimestamp(a.created_at),
+  };
 }
 
 function keyView(k: ApiKeyView) {
@@ -59,7 +64,11 @@ export class AdminAccountsController {
       : undefined;
     const account = await this.accounts.update(id, { name: body.name, plan: body.plan, overrides });
     if (!account) throw ApiError.notFound('Account');
-    return { ...accountView(account), overrides: account.overrides, limits: this.accounts.limitsOf(account) };
+    return {
+      ...accountView(account),
+      overrides: account.overrides,
+      limits: this.accounts.limitsOf(account),
+    };
   }
 
   @Post('accounts/:id/api-keys')
@@ -68,7 +77,13 @@ export class AdminAccountsController {
   async createKey(@Param('id', ParseIdPipe) id: number, @Body() body: CreateApiKeyDto) {
     await this.mustFind(id);
     const k = await this.keys.create(id, body.label);
-    return { id: k.id, label: k.label, key: k.key, prefix: k.prefix, created_at: recordTimestamp(k.created_at) };
+    return {
+      id: k.id,
+      label: k.label,
+      key: k.key,
+      prefix: k.prefix,
+      created_at: recordTimestamp(k.created_at),
+    };
   }
 
   @Get('accounts/:id/api-keys')
@@ -90,7 +105,11 @@ export class AdminAccountsController {
   @Post('accounts/:id/credits')
   @HttpCode(200)
   @ApiOperation({ summary: 'Add (or take away) credits; every change is a ledger row' })
-  async addCredits(@Param('id', ParseIdPipe) id: number, @Body() body: CreditsDto, @RequestId() requestId: string) {
+  async addCredits(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() body: CreditsDto,
+    @RequestId() requestId: string,
+  ) {
     if (body.amount === 0) throw ApiError.validation('amount', 'amount must not be 0');
     const result = await this.credits.change(id, body.amount, `admin: ${body.reason}`, requestId);
     if (result.ok) return { balance: result.balance };

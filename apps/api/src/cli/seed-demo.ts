@@ -28,13 +28,17 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     await app.get(CreditsService).change(account.id, 25, 'demo seed', null);
   }
   await seedDemoData(app, account.id);
-  const key = await app.get(ApiKeysService).create(account.id, `demo ${new Date().toISOString().slice(0, 19)}`);
+  const key = await app
+    .get(ApiKeysService)
+    .create(account.id, `demo ${new Date().toISOString().slice(0, 19)}`);
   return { accountId: account.id, key: key.key };
 }
 
 if (require.main === module) {
   (async () => {
-    const app = await NestFactory.createApplicationContext(SeedModule, { logger: ['error', 'warn'] });
+    const app = await NestFactory.createApplicationContext(SeedModule, {
+      logger: ['error', 'warn'],
+    });
     try {
       const result = await seedDemo(app);
       console.log(`Demo account ${result.accountId} (Pro). API key (shown once):`);
@@ -43,7 +47,11 @@ if (require.main === module) {
       await app.close();
     }
   })().catch((err: unknown) => {
-    console.error(err instanceof ConfigError ? err.message : `Seeding failed: ${(err as Error)?.stack ?? String(err)}`);
+    console.error(
+      err instanceof ConfigError
+        ? err.message
+        : `Seeding failed: ${(err as Error)?.stack ?? String(err)}`,
+    );
     process.exit(1);
   });
 }

@@ -12,7 +12,9 @@ const CHECK_TIMEOUT_MS = 2000;
 function withTimeout<T>(p: Promise<T>): Promise<T> {
   return Promise.race([
     p,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref()),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref(),
+    ),
   ]);
 }
 

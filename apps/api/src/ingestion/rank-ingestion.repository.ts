@@ -13,7 +13,6 @@ export interface Upserted<T> {
   created: boolean;
 }
 
-
 /** Writes of rank projects, tracked keywords and checks (admin ingestion). */
 @Injectable()
 export class RankIngestionRepository {

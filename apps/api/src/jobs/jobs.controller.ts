@@ -28,7 +28,10 @@ export class JobsController {
     summary: 'The job record of an asynchronous job (poll every 10-15 s until complete or failed)',
   })
   @ApiParam({ name: 'job_id', example: 'job_3kTMd92jf8AbQx0PzLw1Rv' })
-  async get(@CurrentAuth() auth: AuthContext, @Param('job_id', JobIdPipe) jobId: string): Promise<JobRecord> {
+  async get(
+    @CurrentAuth() auth: AuthContext,
+    @Param('job_id', JobIdPipe) jobId: string,
+  ): Promise<JobRecord> {
     const row = await this.jobs.findForAccount(jobId, auth.accountId);
     if (!row) throw ApiError.notFound('Job');
     return toJobRecord(row, this.config.publicBaseUrl);

@@ -6,7 +6,6 @@ import { SERP_FEATURES, SerpFeature } from '@app/database';
 export { SERP_FEATURES };
 export type { SerpFeature };
 
-
 export interface KeywordRow {
   id: number;
   keyword: string;

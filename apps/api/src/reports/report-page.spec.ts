@@ -19,7 +19,13 @@ function report(): AuditReport {
       issues_notice: 0,
       issues_total: 1,
       rule_summary: [
-        { rule: 'missing_h1', severity: 'critical', title: `Missing H1 ${hostile}`, count: 1, urls: ['javascript:alert(1)'] },
+        {
+          rule: 'missing_h1',
+          severity: 'critical',
+          title: `Missing H1 ${hostile}`,
+          count: 1,
+          urls: ['javascript:alert(1)'],
+        },
       ],
       geo_checks: [{ check: 'llms_txt', passed: false, weight: 10, detail: hostile }],
       truncated: false,
@@ -42,7 +48,14 @@ function report(): AuditReport {
         bytes: 300,
         canonical: null,
         noindex: false,
-        issues: [{ rule: 'missing_h1', severity: 'critical', url: 'http://127.0.0.1:8080/', detail: hostile }],
+        issues: [
+          {
+            rule: 'missing_h1',
+            severity: 'critical',
+            url: 'http://127.0.0.1:8080/',
+            detail: hostile,
+          },
+        ],
       },
     ],
   };
@@ -59,7 +72,9 @@ describe('audit report page', () => {
 
   it('links only http(s) URLs', () => {
     expect(safeLink('javascript:alert(1)')).toBe('<span class="url">javascript:alert(1)</span>');
-    expect(safeLink('https://example.com/a?b="c"')).toContain('href="https://example.com/a?b=%22c%22"');
+    expect(safeLink('https://example.com/a?b="c"')).toContain(
+      'href="https://example.com/a?b=%22c%22"',
+    );
     const html = renderAuditReport(report());
     expect(html).not.toContain('href="javascript:');
   });

@@ -61,9 +61,15 @@ function pageCard(p: AuditPageRow): string {
   const issues = (p.issues ?? [])
     .slice()
     .sort((a, b) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3))
-    .map((i) => `<li>${sev(i.severity)} ${escapeHtml(i.rule)}${i.detail ? `: ${escapeHtml(i.detail)}` : ''}</li>`)
+    .map(
+      (i) =>
+        `<li>${sev(i.severity)} ${escapeHtml(i.rule)}${i.detail ? `: ${escapeHtml(i.detail)}` : ''}</li>`,
+    )
     .join('');
-  const redirected = p.final_url && p.final_url !== p.url ? `<div class="muted">→ ${safeLink(p.final_url)}</div>` : '';
+  const redirected =
+    p.final_url && p.final_url !== p.url
+      ? `<div class="muted">→ ${safeLink(p.final_url)}</div>`
+      : '';
   return `<div class="page">
 <div>${safeLink(p.url)}</div>${redirected}
 <div><strong>${p.title ? escapeHtml(p.title) : '<span class="muted">(no title)</span>'}</strong></div>
@@ -83,9 +89,14 @@ export function renderAuditReport(report: AuditReport): string {
   const a = report.audit;
   const rules = (a.rule_summary ?? [])
     .slice()
-    .sort((x, y) => (SEVERITY_ORDER[x.severity] ?? 3) - (SEVERITY_ORDER[y.severity] ?? 3) || y.count - x.count)
+    .sort(
+      (x, y) =>
+        (SEVERITY_ORDER[x.severity] ?? 3) - (SEVERITY_ORDER[y.severity] ?? 3) || y.count - x.count,
+    )
     .map(
-      (r) => `<details><summary>${sev(r.severity)} ${escapeHtml(r.title || r.rule)} <span class="muted">(${escapeHtml(
+      (
+        r,
+      ) => `<details><summary>${sev(r.severity)} ${escapeHtml(r.title || r.rule)} <span class="muted">(${escapeHtml(
         r.count,
       )})</span></summary>
 <div class="muted">${escapeHtml(r.rule)}</div><ul>${(r.urls ?? []).map((u) => `<li>${safeLink(u)}</li>`).join('')}</ul></details>`,

@@ -6,7 +6,8 @@ import { AuditStoreService, isAuditId } from '@app/jobs';
 import { renderAuditReport, renderNotFound } from './report-page';
 
 /** No scripts, no outside resources, no framing; inline styles only. */
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * HTML audit reports at /reports/audits/:audit_id (outside /api/v1, no API key: the

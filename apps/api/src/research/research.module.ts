@@ -8,12 +8,7 @@ import { ReservationSweeper } from './reservation-sweeper.service';
 /** What every research endpoint shares: provider, cache, reservations journal, in-flight lock, sweeper. */
 @Module({
   imports: [ProvidersModule],
-  providers: [
-    ResearchCacheRepository,
-    InFlightLockService,
-    ResearchRunner,
-    ReservationSweeper,
-  ],
+  providers: [ResearchCacheRepository, InFlightLockService, ResearchRunner, ReservationSweeper],
   exports: [ResearchRunner, ReservationSweeper, ProvidersModule],
 })
 export class ResearchModule {}

@@ -35,6 +35,9 @@ export class SiteAuditController {
     const accepted = await this.audits.start(auth, body, requestId);
     const poll = `${this.config.publicBaseUrl}/api/v1/jobs/${accepted.jobId}`;
     res.setHeader('Location', poll);
-    return new TopLevelBody({ job_id: accepted.jobId, status: 'queued', poll }, { max_pages: accepted.maxPages });
+    return new TopLevelBody(
+      { job_id: accepted.jobId, status: 'queued', poll },
+      { max_pages: accepted.maxPages },
+    );
   }
 }

@@ -22,7 +22,8 @@ export function crawlableUrlProblem(value: unknown): string | null {
   } catch {
     return 'url must be an absolute URL, e.g. https://example.com/';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'url must start with http:// or https://';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'url must start with http:// or https://';
   if (!/^https?:\/\//i.test(value)) return 'url must start with http:// or https://';
   if (url.username || url.password) return 'url must not contain a user name or password';
   if (!url.hostname) return 'url must have a host name';
@@ -37,14 +38,16 @@ function IsCrawlableUrl(): PropertyDecorator {
       propertyName: String(propertyName),
       validator: {
         validate: (value: unknown) => crawlableUrlProblem(value) === null,
-        defaultMessage: (args?: ValidationArguments) => crawlableUrlProblem(args?.value) ?? 'url is invalid',
+        defaultMessage: (args?: ValidationArguments) =>
+          crawlableUrlProblem(args?.value) ?? 'url is invalid',
       },
     });
 }
 
 export class SiteAuditRequestDto {
   @ApiProperty({
-    description: 'Absolute http(s) URL to start crawling from (no credentials; must resolve to public addresses)',
+    description:
+      'Absolute http(s) URL to start crawling from (no credentials; must resolve to public addresses)',
     maxLength: MAX_URL_LENGTH,
     example: 'https://example.com/',
   })
@@ -54,7 +57,12 @@ export class SiteAuditRequestDto {
   @IsCrawlableUrl()
   url!: string;
 
-  @ApiPropertyOptional({ description: 'Link depth to follow from the start page', minimum: 1, maximum: 5, default: 3 })
+  @ApiPropertyOptional({
+    description: 'Link depth to follow from the start page',
+    minimum: 1,
+    maximum: 5,
+    default: 3,
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

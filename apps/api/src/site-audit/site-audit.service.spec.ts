@@ -5,17 +5,32 @@ import { resolveLimits } from '@app/billing';
 import { crawlableUrlProblem } from './site-audit.dto';
 import { SiteAuditService } from './site-audit.service';
 
-const auth: AuthContext = { keyId: 1, keyLabel: 'k', accountId: 7, plan: 'pro', limits: resolveLimits('pro', {}) };
-const reservation = { accountId: 7, feature: 'site_audit_crawls' as const, periodStart: '2026-11-01' };
+const auth: AuthContext = {
+  keyId: 1,
+  keyLabel: 'k',
+  accountId: 7,
+  plan: 'pro',
+  limits: resolveLimits('pro', {}),
+};
+const reservation = {
+  accountId: 7,
+  feature: 'site_audit_crawls' as const,
+  periodStart: '2026-11-01',
+};
 
-function service(overrides: { add?: jest.Mock; createQueued?: jest.Mock; reserve?: jest.Mock } = {}) {
+function service(
+  overrides: { add?: jest.Mock; createQueued?: jest.Mock; reserve?: jest.Mock } = {},
+) {
   const queue = { add: overrides.add ?? jest.fn().mockResolvedValue({}) };
   const jobs = {
     createQueued: overrides.createQueued ?? jest.fn().mockResolvedValue({ ok: true, maxPages: 5 }),
     failAudit: jest.fn().mockResolvedValue(true),
     pagesUsed: jest.fn(),
   };
-  const quotas = { reserve: overrides.reserve ?? jest.fn().mockResolvedValue(reservation), release: jest.fn() };
+  const quotas = {
+    reserve: overrides.reserve ?? jest.fn().mockResolvedValue(reservation),
+    release: jest.fn(),
+  };
   const accounts = { registerUsageContributor: jest.fn() };
   const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: 'true' });
   const svc = new SiteAuditService(
@@ -56,13 +71,20 @@ describe('SiteAuditService: reservations are given back on every failure path', 
     });
     const err = (await svc.start(auth, body, 'req-2').catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('QUOTA_EXCEEDED');
-    expect(err.meta).toEqual({ quota: 'site_audit_rolling_page_budget', limit: 10, used: 10, resets_at: '2026-12-01 08:00:00' });
+    expect(err.meta).toEqual({
+      quota: 'site_audit_rolling_page_budget',
+      limit: 10,
+      used: 10,
+      resets_at: '2026-12-01 08:00:00',
+    });
     expect(quotas.release).toHaveBeenCalledWith(reservation);
     expect(queue.add).not.toHaveBeenCalled();
   });
 
   it('a database error while creating the job releases the crawl', async () => {
-    const { svc, quotas } = service({ createQueued: jest.fn().mockRejectedValue(new Error('db down')) });
+    const { svc, quotas } = service({
+      createQueued: jest.fn().mockRejectedValue(new Error('db down')),
+    });
     await expect(svc.start(auth, body, 'req-3')).rejects.toThrow('db down');
     expect(quotas.release).toHaveBeenCalledWith(reservation);
   });
@@ -71,14 +93,21 @@ describe('SiteAuditService: reservations are given back on every failure path', 
     const { svc, jobs } = service({ reserve: jest.fn().mockResolvedValue(null) });
     const err = (await svc.start(auth, body, 'req-4').catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('QUOTA_EXCEEDED');
-    expect(err.meta).toMatchObject({ quota: 'site_audit_crawls_per_month', resets_at: '2026-12-01' });
+    expect(err.meta).toMatchObject({
+      quota: 'site_audit_crawls_per_month',
+      resets_at: '2026-12-01',
+    });
     expect(jobs.createQueued).not.toHaveBeenCalled();
   });
 
   it('enqueues ids only, with the BullMQ job id = the public job id', async () => {
     const { svc, queue } = service();
     const accepted = await svc.start(auth, body, 'req-5');
-    expect(queue.add).toHaveBeenCalledWith('crawl', { jobId: accepted.jobId, accountId: 7 }, { jobId: accepted.jobId });
+    expect(queue.add).toHaveBeenCalledWith(
+      'crawl',
+      { jobId: accepted.jobId, accountId: 7 },
+      { jobId: accepted.jobId },
+    );
     expect(accepted.maxPages).toBe(5);
   });
 });

@@ -1,7 +1,15 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
-import { APP_CONFIG, ApiError, AppConfig, Clock, nextMonthStart, plainDate, recordTimestamp } from '@app/core';
+import {
+  APP_CONFIG,
+  ApiError,
+  AppConfig,
+  Clock,
+  nextMonthStart,
+  plainDate,
+  recordTimestamp,
+} from '@app/core';
 import { AccountsService, AuthContext } from '@app/accounts';
 import { FeatureQuotaService } from '@app/billing';
 import { assertPublicHost, isCrawlError } from '@app/crawler';
@@ -59,7 +67,11 @@ export class SiteAuditService implements OnModuleInit {
     });
   }
 
-  async start(auth: AuthContext, body: SiteAuditRequestDto, requestId: string): Promise<AcceptedAudit> {
+  async start(
+    auth: AuthContext,
+    body: SiteAuditRequestDto,
+    requestId: string,
+  ): Promise<AcceptedAudit> {
     const url = new URL(body.url);
     url.hash = '';
     await this.assertPublicTarget(url.hostname);
@@ -76,7 +88,13 @@ export class SiteAuditService implements OnModuleInit {
       throw new ApiError(
         'QUOTA_EXCEEDED',
         `Monthly site-audit crawl limit of ${auth.limits.site_audit_crawls_per_month} reached. It resets on ${resetsAt}.`,
-        { meta: { quota: 'site_audit_crawls_per_month', limit: auth.limits.site_audit_crawls_per_month, resets_at: resetsAt } },
+        {
+          meta: {
+            quota: 'site_audit_crawls_per_month',
+            limit: auth.limits.site_audit_crawls_per_month,
+            resets_at: resetsAt,
+          },
+        },
       );
     }
 
@@ -103,9 +121,13 @@ export class SiteAuditService implements OnModuleInit {
     if (!created.ok) {
       await this.quotas.release(crawl);
       if (created.quota === 'site_audit_pages_per_crawl') {
-        throw new ApiError('QUOTA_EXCEEDED', 'This account may not crawl any pages (per-crawl page limit is 0).', {
-          meta: { quota: 'site_audit_pages_per_crawl', limit: created.limit },
-        });
+        throw new ApiError(
+          'QUOTA_EXCEEDED',
+          'This account may not crawl any pages (per-crawl page limit is 0).',
+          {
+            meta: { quota: 'site_audit_pages_per_crawl', limit: created.limit },
+          },
+        );
       }
       const resetsAt = created.resetsAt ? recordTimestamp(created.resetsAt) : null;
       throw new ApiError(
@@ -135,13 +157,20 @@ export class SiteAuditService implements OnModuleInit {
       // finds the row failed and skips it.
       await this.jobs.failAudit(
         jobId,
-        { code: 'ENQUEUE_FAILED', message: 'The audit could not be queued. Nothing was charged; please retry.' },
+        {
+          code: 'ENQUEUE_FAILED',
+          message: 'The audit could not be queued. Nothing was charged; please retry.',
+        },
         { refund: true, pagesUsed: 0 },
         this.clock.now(),
       );
-      throw new ApiError('SERVER_ERROR', 'The audit could not be queued. Nothing was charged; it is safe to retry.', {
-        cause: err,
-      });
+      throw new ApiError(
+        'SERVER_ERROR',
+        'The audit could not be queued. Nothing was charged; it is safe to retry.',
+        {
+          cause: err,
+        },
+      );
     }
     return { jobId, maxPages: created.maxPages };
   }
@@ -164,7 +193,10 @@ export class SiteAuditService implements OnModuleInit {
       if (isCrawlError(err) && err.code === 'INVALID_URL') {
         throw ApiError.validation('url', 'url has an invalid host name');
       }
-      if (isCrawlError(err) || (err instanceof Error && err.message.startsWith('host lookup timed out'))) {
+      if (
+        isCrawlError(err) ||
+        (err instanceof Error && err.message.startsWith('host lookup timed out'))
+      ) {
         throw ApiError.validation('url', `url host ${hostname} could not be resolved`);
       }
       throw err;

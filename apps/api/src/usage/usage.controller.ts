@@ -20,7 +20,10 @@ export class UsageController {
 
   @Get()
   @ApiOperation({ summary: 'Usage for the current calendar month (this call included)' })
-  usage(@CurrentAuth() auth: AuthContext, @CurrentMeter() meter: MeterState): WithMeta<UsageRecord> {
+  usage(
+    @CurrentAuth() auth: AuthContext,
+    @CurrentMeter() meter: MeterState,
+  ): WithMeta<UsageRecord> {
     const now = this.clock.now();
     const limit = auth.limits.api_calls_per_month;
     return withMeta(

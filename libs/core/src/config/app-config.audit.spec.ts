@@ -44,8 +44,8 @@ describe('site-audit configuration', () => {
   });
 
   it('the job deadline must leave room for the crawl time limit', () => {
-    expect(() => loadConfig({ AUDIT_CRAWL_TIME_LIMIT_SECONDS: '600', AUDIT_JOB_DEADLINE_SECONDS: '600' })).toThrow(
-      'AUDIT_JOB_DEADLINE_SECONDS',
-    );
+    expect(() =>
+      loadConfig({ AUDIT_CRAWL_TIME_LIMIT_SECONDS: '600', AUDIT_JOB_DEADLINE_SECONDS: '600' }),
+    ).toThrow('AUDIT_JOB_DEADLINE_SECONDS');
   });
 });

@@ -114,10 +114,14 @@ const schema = z
       ctx.addIssue({
         code: 'custom',
         path: ['AUDIT_JOB_DEADLINE_SECONDS'],
-        message: 'must be greater than AUDIT_CRAWL_TIME_LIMIT_SECONDS (a job needs time for its crawl and retries)',
+        message:
+          'must be greater than AUDIT_CRAWL_TIME_LIMIT_SECONDS (a job needs time for its crawl and retries)',
       });
     }
-    if (env.SEO_DATA_PROVIDER === 'dataforseo' && (!env.DATAFORSEO_LOGIN || !env.DATAFORSEO_PASSWORD)) {
+    if (
+      env.SEO_DATA_PROVIDER === 'dataforseo' &&
+      (!env.DATAFORSEO_LOGIN || !env.DATAFORSEO_PASSWORD)
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['DATAFORSEO_LOGIN'],
@@ -181,7 +185,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`),
+      parsed.error.issues.map(
+        (issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`,
+      ),
     );
   }
   const e = parsed.data;

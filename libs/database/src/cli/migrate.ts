@@ -38,9 +38,17 @@ if (require.main === module) {
     const config = loadConfig();
     await ensureDatabase(config.databaseUrl);
     const applied = await runMigrations(config.databaseUrl);
-    console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database schema is up to date.');
+    console.log(
+      applied.length
+        ? `Applied migrations: ${applied.join(', ')}`
+        : 'Database schema is up to date.',
+    );
   })().catch((err: unknown) => {
-    console.error(err instanceof ConfigError ? err.message : `Migration failed: ${String((err as Error)?.message ?? err)}`);
+    console.error(
+      err instanceof ConfigError
+        ? err.message
+        : `Migration failed: ${String((err as Error)?.message ?? err)}`,
+    );
     process.exit(1);
   });
 }

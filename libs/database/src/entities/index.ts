@@ -6,7 +6,12 @@ import { SiteAuditPageBudgetEntity } from './site-audit-page-budget.entity';
 import { AuditEntity } from './audit.entity';
 import { AuditPageEntity } from './audit-page.entity';
 import { RankCheckEntity, RankProjectEntity, TrackedKeywordEntity } from './rank.entity';
-import { GscDailyRollupEntity, GscMonthlyRollupEntity, GscPropertyEntity, GscRowEntity } from './gsc.entity';
+import {
+  GscDailyRollupEntity,
+  GscMonthlyRollupEntity,
+  GscPropertyEntity,
+  GscRowEntity,
+} from './gsc.entity';
 import {
   AiVisibilityCompetitorEntity,
   AiVisibilityProjectEntity,
@@ -25,7 +30,14 @@ export * from './gsc.entity';
 export * from './ai-visibility.entity';
 
 /** Every entity the data source knows. Add new entities here. */
-export const ENTITIES = [AccountEntity, ApiKeyEntity, CreditLedgerEntity, JobEntity, SiteAuditPageBudgetEntity, AuditEntity, AuditPageEntity,
+export const ENTITIES = [
+  AccountEntity,
+  ApiKeyEntity,
+  CreditLedgerEntity,
+  JobEntity,
+  SiteAuditPageBudgetEntity,
+  AuditEntity,
+  AuditPageEntity,
   RankProjectEntity,
   TrackedKeywordEntity,
   RankCheckEntity,

@@ -33,7 +33,9 @@ export class SiteAuditJobs1764000000000 implements MigrationInterface {
     // GET /jobs/:id reads by primary key (and account_id in the same WHERE).
     await q.query(`CREATE INDEX jobs_account_idx ON jobs (account_id, created_at DESC)`);
     // The sweeper: open jobs by deadline / age.
-    await q.query(`CREATE INDEX jobs_open_idx ON jobs (deadline_at) WHERE status IN ('queued', 'running')`);
+    await q.query(
+      `CREATE INDEX jobs_open_idx ON jobs (deadline_at) WHERE status IN ('queued', 'running')`,
+    );
 
     await q.query(`
       CREATE TABLE site_audit_page_budget (

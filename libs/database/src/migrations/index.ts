@@ -4,4 +4,9 @@ import { YourData1763800000000 } from './1763800000000-your-data';
 import { SiteAuditJobs1764000000000 } from './1764000000000-site-audit-jobs';
 
 /** Every migration, in order. Add new migrations at the end. */
-export const MIGRATIONS = [Foundation1763700000000, Research1763900000000, YourData1763800000000, SiteAuditJobs1764000000000];
+export const MIGRATIONS = [
+  Foundation1763700000000,
+  Research1763900000000,
+  YourData1763800000000,
+  SiteAuditJobs1764000000000,
+];

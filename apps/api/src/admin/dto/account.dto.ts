@@ -39,25 +39,45 @@ function IsOverride(allowUnlimited: boolean, options?: ValidationOptions): Prope
 }
 
 export class OverridesDto {
-  @ApiPropertyOptional({ oneOf: [{ type: 'integer' }, { type: 'string', enum: ['unlimited'] }], nullable: true })
-  @IsOptional() @IsOverride(true) api_calls_per_month?: number | 'unlimited' | null;
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'integer' }, { type: 'string', enum: ['unlimited'] }],
+    nullable: true,
+  })
+  @IsOptional()
+  @IsOverride(true)
+  api_calls_per_month?: number | 'unlimited' | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional() @IsOverride(false) requests_per_minute?: number | null;
+  @IsOptional()
+  @IsOverride(false)
+  requests_per_minute?: number | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional() @IsOverride(false) keyword_research_per_month?: number | null;
+  @IsOptional()
+  @IsOverride(false)
+  keyword_research_per_month?: number | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional() @IsOverride(false) backlinks_per_month?: number | null;
+  @IsOptional()
+  @IsOverride(false)
+  backlinks_per_month?: number | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional() @IsOverride(false) site_audit_crawls_per_month?: number | null;
+  @IsOptional()
+  @IsOverride(false)
+  site_audit_crawls_per_month?: number | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional() @IsOverride(false) site_audit_pages_per_crawl?: number | null;
+  @IsOptional()
+  @IsOverride(false)
+  site_audit_pages_per_crawl?: number | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional() @IsOverride(false) site_audit_rolling_page_budget?: number | null;
+  @IsOptional()
+  @IsOverride(false)
+  site_audit_rolling_page_budget?: number | null;
 }
 
 export class CreateAccountDto {
   @ApiProperty({ maxLength: 200 })
-  @Trim() @IsString() @IsNotEmpty() @MaxLength(200)
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   name: string;
 
   @ApiProperty({ enum: PLAN_NAMES })
@@ -67,30 +87,49 @@ export class CreateAccountDto {
 
 export class UpdateAccountDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional() @Trim() @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional({ enum: PLAN_NAMES })
-  @IsOptional() @IsIn(PLAN_NAMES)
+  @IsOptional()
+  @IsIn(PLAN_NAMES)
   plan?: PlanName;
 
   @ApiPropertyOptional({ type: OverridesDto })
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => OverridesDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OverridesDto)
   overrides?: OverridesDto;
 }
 
 export class CreateApiKeyDto {
   @ApiProperty({ maxLength: 100 })
-  @Trim() @IsString() @IsNotEmpty() @MaxLength(100)
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
   label: string;
 }
 
 export class CreditsDto {
-  @ApiProperty({ type: 'integer', description: 'Credits to add (negative to take away); the balance never goes below 0' })
-  @IsInt() @Min(-MAX_LIMIT) @Max(MAX_LIMIT)
+  @ApiProperty({
+    type: 'integer',
+    description: 'Credits to add (negative to take away); the balance never goes below 0',
+  })
+  @IsInt()
+  @Min(-MAX_LIMIT)
+  @Max(MAX_LIMIT)
   amount: number;
 
   @ApiProperty({ maxLength: 200 })
-  @Trim() @IsString() @IsNotEmpty() @MaxLength(200)
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   reason: string;
 }
