@@ -17,12 +17,20 @@ let destination: (pino.DestinationStream & { flushSync?: () => void }) | undefin
 /**
  * The process's one pino logger: JSON lines on stdout, ISO timestamps, written
  * asynchronously in 4 KiB chunks (synchronous writes cost the request path noticeably under
- * load) and flushed on shutdown and exit.
+ * load), written out at least every second, and flushed on shutdown and exit.
  */
 export function rootLoggerFor(config: AppConfig): pino.Logger {
   if (!rootLogger) {
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
     destination = stream;
+    // A quiet process (the worker) must not hold lines back: write out at least every second.
+    setInterval(() => {
+      try {
+        stream.flush();
+      } catch {
+        // a write is still in flight; the next tick writes it out
+      }
+    }, 1000).unref();
     process.once('beforeExit', flushLogs);
     process.once('exit', flushLogs);
     rootLogger = pino({ level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime }, stream);
