@@ -3,6 +3,7 @@ import { AdminClient, bearer } from '../helpers/fixtures';
 import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
 import { ReservationsRepository } from '@app/billing';
 import { ReservationSweeper } from '../../apps/api/src/research/reservation-sweeper.service';
+import { ResearchCacheRepository } from '../../apps/api/src/research/research-cache.repository';
 import { ROOMY, researchLedger, reservationsOf, usageOf } from './research-helpers';
 
 /**
@@ -242,6 +243,23 @@ describe('research endpoints against a fake DataForSEO', () => {
       await sweeper.sweep();
       expect(await researchLedger(t.db, acct.id)).toHaveLength(2);
       t.clock.advance(-11 * 60_000);
+    });
+
+    it('purging expired cache answers deletes exactly those and reports how many', async () => {
+      const acct = await admin.account('pro', ROOMY);
+      const cache = t.app.get(ResearchCacheRepository);
+      const old = new Date(t.clock.now().getTime() - 30 * 86_400_000);
+      await cache.put(acct.id, 'backlinks', 'purge-a', 'sandbox', { a: 1 }, old);
+      await cache.put(acct.id, 'backlinks', 'purge-b', 'sandbox', { b: 1 }, old);
+      await cache.put(acct.id, 'backlinks', 'purge-fresh', 'sandbox', { c: 1 }, t.clock.now());
+      const cutoff = new Date(old.getTime() + 1000);
+      expect(await cache.purge('backlinks', cutoff)).toBe(2);
+      expect(await cache.purge('backlinks', cutoff)).toBe(0);
+      const left = await t.db.query(
+        'SELECT count(*)::int AS n FROM research_cache WHERE account_id = $1',
+        [acct.id],
+      );
+      expect(left[0].n).toBe(1);
     });
 
     it('a committed reservation is never refunded', async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { queryRows } from '@app/database';
 
 import type { ResearchKind } from '@app/billing';
 export type { ResearchKind };
@@ -53,7 +54,8 @@ export class ResearchCacheRepository {
 
   /** Deletes answers of `kind` fetched before `before` (they can no longer be served). */
   async purge(kind: ResearchKind, before: Date): Promise<number> {
-    const rows: unknown[] = await this.db.query(
+    const rows = await queryRows<{ '?column?': number }>(
+      this.db,
       `DELETE FROM research_cache WHERE kind = $1 AND fetched_at < $2 RETURNING 1`,
       [kind, before],
     );
