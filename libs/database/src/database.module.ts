@@ -3,8 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { dataSourceOptions } from './data-source-options';
 import { RedisModule } from './redis.module';
+import { Sql } from './sql';
 
-/** PostgreSQL (TypeORM, migrations only, never synchronize) and Redis connections. */
+/**
+ * PostgreSQL (TypeORM, migrations only, never synchronize), the `Sql` helper repositories run
+ * statements through, and Redis. Global: connections are process-wide, like config.
+ */
 @Global()
 @Module({
   imports: [
@@ -18,6 +22,7 @@ import { RedisModule } from './redis.module';
     }),
     RedisModule,
   ],
-  exports: [TypeOrmModule, RedisModule],
+  providers: [Sql],
+  exports: [TypeOrmModule, RedisModule, Sql],
 })
 export class DatabaseModule {}

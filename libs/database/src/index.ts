@@ -4,5 +4,5 @@ export * from './data-source-options';
 export * from './database.module';
 export * from './redis.module';
 export { runMigrations, ensureDatabase } from './cli/migrate';
-export * from './query-rows';
-export * from './prepared';
+export * from './sql';
+export * from './schema-drift';

@@ -13,3 +13,4 @@ export * from './logging';
 export * from './logging.module';
 export * from './gateway.module';
 export * from './plain-date.validator';
+export * from './dto-fields';

@@ -74,7 +74,8 @@ export function Trim(): PropertyDecorator {
   );
 }
 
-const PG_INT_MAX = 2_147_483_647;
+/** Largest PostgreSQL integer: the largest record id. */
+export const PG_INT_MAX = 2_147_483_647;
 
 /**
  * Path ids: a positive integer that fits PostgreSQL's integer, else 404 NOT_FOUND (an id

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool, QueryResultRow } from 'pg';
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+
+/**
+ * What repositories run statements through, inside or outside a transaction. Only classes
+ * named `*Repository` use it: services hold the rules, repositories the statements.
+ */
+export class SqlScope {
+  constructor(protected readonly runner: DataSource | EntityManager) {}
+
+  /**
+   * The rows of one statement. TypeORM's raw `query()` answers `[rows, rowCount]` for a
+   * top-level UPDATE or DELETE and plain rows for everything else; this evens that out, so
+   * `UPDATE ... RETURNING` reads like a SELECT.
+   */
+  async rows<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const raw: unknown = await this.runner.query(text, params as unknown[]);
+    if (
+      Array.isArray(raw) &&
+      raw.length === 2 &&
+      Array.isArray(raw[0]) &&
+      typeof raw[1] === 'number'
+    ) {
+      return raw[0] as T[];
+    }
+    return raw as T[];
+  }
+
+  /** The first row of one statement, or undefined. */
+  async one<T>(text: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    const rows = await this.rows<T>(text, params);
+    return rows[0];
+  }
+
+  /** Runs a statement for its effect. */
+  async run(text: string, params: readonly unknown[] = []): Promise<void> {
+    await this.runner.query(text, params as unknown[]);
+  }
+
+  /** The TypeORM repository of an entity, for plain CRUD (bound to the transaction, if any). */
+  repository<E extends ObjectLiteral>(entity: EntityTarget<E>): Repository<E> {
+    return this.runner.getRepository(entity);
+  }
+}
+
+/** A transaction's scope: every statement on it runs on the transaction's connection. */
+export class SqlTx extends SqlScope {
+  constructor(manager: EntityManager) {
+    super(manager);
+  }
+}
+
+/**
+ * The one way SQL runs in this code base. Inject it into a `*Repository` class; nothing
+ * else runs statements.
+ */
+@Injectable()
+export class Sql extends SqlScope {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  /** Runs `work` in one transaction (READ COMMITTED); commits when it resolves. */
+  transaction<T>(work: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(new SqlTx(manager)));
+  }
+
+  /**
+   * Runs a hot-path statement as a named prepared statement on the driver's pg pool: the
+   * server parses and plans it once per connection instead of once per call, and the call
+   * skips TypeORM's per-query runner. Only for single statements on the request path.
+   */
+  async prepared<T extends QueryResultRow>(
+    name: string,
+    text: string,
+    values: readonly unknown[],
+  ): Promise<T[]> {
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const result = await pool.query<T>({ name, text, values: values as unknown[] });
+    return result.rows;
+  }
+
+  /** A round trip to the server (readiness checks). */
+  async ping(): Promise<void> {
+    await this.dataSource.query('SELECT 1');
+  }
+}

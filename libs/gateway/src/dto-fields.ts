@@ -1,0 +1,212 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { IsNullableNumber, IsPlainDate } from './plain-date.validator';
+import { PG_INT_MAX, ToInt } from './validation';
+
+/**
+ * Composed field rules for DTOs: each domain rule (ids, domains, countries, languages,
+ * dates, bounded text, batches) is written once here and used by every DTO, so the same
+ * field is validated, transformed and documented the same way everywhere.
+ */
+
+/** Applies decorators in the order they are listed, as if stacked on the property. */
+function stack(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return applyDecorators(...decorators.reverse()) as PropertyDecorator;
+}
+
+function doc(optional: boolean | undefined, options: ApiPropertyOptions): PropertyDecorator {
+  return optional ? ApiPropertyOptional(options) : ApiProperty(options);
+}
+
+function optionalIf(optional: boolean | undefined): PropertyDecorator[] {
+  return optional ? [IsOptional()] : [];
+}
+
+/** Largest count or amount an ingested integer may hold. */
+export const INGEST_INT_MAX = 2_000_000_000;
+/** Largest batch one ingestion call accepts (checks, GSC rows, competitors). */
+export const MAX_BATCH = 10_000;
+export const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
+export const DOMAIN_PATTERN =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+
+/** Trims and lower-cases a string; leaves anything else for the type checks to refuse. */
+export function Lower(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim().toLowerCase() : value,
+  );
+}
+
+interface FieldOptions {
+  optional?: boolean;
+  /** Extra OpenAPI members (description, example, default). */
+  api?: ApiPropertyOptions;
+}
+
+/** A query-string integer within [min, max] (`page=1.5`, `abc`, repeats and empties refused). */
+export function QueryInt(min: number, max: number, options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { type: 'integer', minimum: min, maximum: max, ...options.api }),
+    ...optionalIf(options.optional),
+    ToInt(),
+    IsInt(),
+    Min(min),
+    Max(max),
+  );
+}
+
+/** A query-string record id: a positive integer that fits PostgreSQL's integer. */
+export function QueryId(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { type: 'integer', ...options.api }),
+    ...optionalIf(options.optional),
+    ToInt(),
+    IsInt(),
+    Min(1),
+    Max(PG_INT_MAX),
+  );
+}
+
+/** A bare domain name (`example.com`), lower-cased. */
+export function DomainName(example = 'example.com', options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { example, ...options.api }),
+    ...optionalIf(options.optional),
+    Lower(),
+    IsString(),
+    Matches(DOMAIN_PATTERN, {
+      message: ({ property }) => `${property} must be a domain name such as ${example}`,
+    }),
+  );
+}
+
+/** A two-letter country code (any case; the repository stores it upper-case). */
+export function CountryCode(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { example: 'US', ...options.api }),
+    ...optionalIf(options.optional),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim() : value,
+    ),
+    IsString(),
+    Matches(/^[A-Za-z]{2}$/, {
+      message: ({ property }) => `${property} must be a two-letter country code`,
+    }),
+  );
+}
+
+/** A 2- or 3-letter country code as Search Console reports it, lower-cased. */
+export function SearchConsoleCountry(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { example: 'usa', ...options.api }),
+    ...optionalIf(options.optional),
+    Lower(),
+    IsString(),
+    Matches(/^[a-z]{2,3}$/, {
+      message: ({ property }) => `${property} must be a 2- or 3-letter country code`,
+    }),
+  );
+}
+
+/** A language code such as `en` or `pt-br`, lower-cased. */
+export function LanguageCode(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { example: 'en', ...options.api }),
+    ...optionalIf(options.optional),
+    Lower(),
+    IsString(),
+    Matches(/^[a-z]{2}(-[a-z]{2})?$/, {
+      message: ({ property }) => `${property} must be a language code such as en`,
+    }),
+  );
+}
+
+/** A device class: desktop, mobile or tablet (lower-cased). */
+export function Device(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { enum: DEVICES, ...options.api }),
+    ...optionalIf(options.optional),
+    Lower(),
+    IsIn(DEVICES),
+  );
+}
+
+/** A strict calendar date `YYYY-MM-DD`. */
+export function PlainDateField(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { format: 'date', ...options.api }),
+    ...optionalIf(options.optional),
+    IsPlainDate(),
+  );
+}
+
+interface TextOptions extends FieldOptions {
+  /** Lower-case the value (after trimming). */
+  lower?: boolean;
+}
+
+/** A non-empty trimmed string of at most `maxLength` characters. */
+export function Text(maxLength: number, options: TextOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { maxLength, ...options.api }),
+    ...optionalIf(options.optional),
+    options.lower
+      ? Lower()
+      : Transform(({ value }: { value: unknown }) =>
+          typeof value === 'string' ? value.trim() : value,
+        ),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(maxLength),
+  );
+}
+
+/** A number within [min, max] or null (integer when `integer`). */
+export function NullableNumber(
+  min: number,
+  max: number,
+  integer: boolean,
+  options: FieldOptions = {},
+): PropertyDecorator {
+  return stack(
+    doc(options.optional, {
+      type: integer ? 'integer' : 'number',
+      minimum: min,
+      maximum: max,
+      nullable: true,
+      ...options.api,
+    }),
+    ...optionalIf(options.optional),
+    IsNullableNumber(min, max, integer),
+  );
+}
+
+/** A batch of 1 to MAX_BATCH nested items, each validated as `item`. */
+export function Batch(item: new () => object, what: string): PropertyDecorator {
+  return stack(
+    ApiProperty({ type: [item], maxItems: MAX_BATCH }),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(MAX_BATCH, {
+      message: `A batch holds at most ${MAX_BATCH} ${what}; split it into several requests.`,
+    }),
+    ValidateNested({ each: true }),
+    Type(() => item),
+  );
+}
