@@ -25,6 +25,20 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const API_PORT = 3900;
 const BARE_PORT = 3901;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+/** The bare baselines (bench/bare-app.ts): no envelope, ours in the adapter, an interceptor. */
+const BARE_TARGETS = [
+  { name: 'bare NestJS route (GET /bare)', envelope: 'none', port: BARE_PORT },
+  { name: 'bare + envelope in adapter', envelope: 'adapter', port: BARE_PORT + 1 },
+  { name: 'bare + envelope interceptor', envelope: 'interceptor', port: BARE_PORT + 2 },
+];
+
+const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
+const median1 = (xs: number[]) => xs[Math.floor(xs.length / 2)];
+
+/** a[i] / b[i] for each round, sorted (each round measures every target back to back). */
+function perRoundRatios(a: LoadResult[], b: LoadResult[]): number[] {
+  return b.map((x, i) => a[i].requestsPerSec / x.requestsPerSec).sort((x, y) => x - y);
+}
 
 async function main(): Promise<void> {
   const base = loadConfig();
@@ -57,12 +71,16 @@ async function main(): Promise<void> {
     API_NODE_FLAGS,
     pinned,
   );
-  const bare = await startProcess(
-    path.join(dist, 'bench/bare-app.js'),
-    { ...process.env, PORT: String(BARE_PORT) },
-    `http://127.0.0.1:${BARE_PORT}/bare`,
-    [],
-    pinned,
+  const bareVariants = await Promise.all(
+    BARE_TARGETS.map(({ envelope, port }) =>
+      startProcess(
+        path.join(dist, 'bench/bare-app.js'),
+        { ...process.env, PORT: String(port), BARE_ENVELOPE: envelope },
+        `http://127.0.0.1:${port}/bare`,
+        [],
+        pinned,
+      ),
+    ),
   );
   try {
     const adminHeaders = {
@@ -95,48 +113,53 @@ async function main(): Promise<void> {
       ).json()) as { data: { key: string } }
     ).data.key;
 
-    // Alternate the two targets round by round so drift on a shared machine hits both alike.
-    const bareRuns: LoadResult[] = [];
-    const fullRuns: LoadResult[] = [];
+    // Alternate the targets round by round so drift on a shared machine hits all alike.
+    const targets = [
+      ...BARE_TARGETS.map((b) => ({
+        name: b.name,
+        url: `http://127.0.0.1:${b.port}/bare`,
+        headers: {},
+      })),
+      {
+        name: 'full pipeline (GET /api/v1/usage)',
+        url: `http://127.0.0.1:${API_PORT}/api/v1/usage`,
+        headers: { Authorization: `Bearer ${key}` },
+      },
+    ];
+    const runs: LoadResult[][] = targets.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       const warmup = round === 0 ? 3 : 1;
-      bareRuns.push(
-        await load(
-          'bare NestJS route (GET /bare)',
-          `http://127.0.0.1:${BARE_PORT}/bare`,
-          {},
-          SECONDS,
-          CONNECTIONS,
-          warmup,
-        ),
-      );
-      fullRuns.push(
-        await load(
-          'full pipeline (GET /api/v1/usage)',
-          `http://127.0.0.1:${API_PORT}/api/v1/usage`,
-          { Authorization: `Bearer ${key}` },
-          SECONDS,
-          CONNECTIONS,
-          warmup,
-        ),
-      );
+      for (const [i, target] of targets.entries()) {
+        runs[i].push(
+          await load(target.name, target.url, target.headers, SECONDS, CONNECTIONS, warmup),
+        );
+      }
       console.log(
-        `round ${round + 1}: bare ${bareRuns[round].requestsPerSec} req/s, full ${fullRuns[round].requestsPerSec} req/s`,
+        `round ${round + 1}: ` +
+          targets
+            .map((tg, i) => `${tg.name.split(' (')[0]} ${runs[i][round].requestsPerSec}`)
+            .join(', ') +
+          ' req/s',
       );
     }
-    const results = [median(bareRuns), median(fullRuns)];
+    const [bareRuns, adapterRuns, interceptorRuns, fullRuns] = runs;
+    const results = runs.map(median);
     printTable(results);
-    // Each round measures both targets back to back; the median of the per-round ratios is
+    // Each round measures every target back to back; the median of the per-round ratios is
     // the figure least moved by drift on a shared machine.
-    const ratios = bareRuns
-      .map((b, i) => fullRuns[i].requestsPerSec / b.requestsPerSec)
-      .sort((x, y) => x - y);
+    const ratios = perRoundRatios(fullRuns, bareRuns);
     const ratio = ratios[Math.floor(ratios.length / 2)];
+    const interceptorRatios = perRoundRatios(interceptorRuns, adapterRuns);
     console.log(
       `\nper-round full/bare ratios: ${ratios.map((r) => `${(r * 100).toFixed(1)}%`).join(', ')}`,
     );
     console.log(
       `full pipeline / bare route: ${(ratio * 100).toFixed(1)}% of the bare route's req/s (median of rounds; target ≥ 35%)`,
+    );
+    console.log(
+      `envelope interceptor / envelope in the adapter (bare routes): ${pct(median1(interceptorRatios))} ` +
+        `(per round: ${interceptorRatios.map(pct).join(', ')}); ` +
+        `adapter envelope / no envelope: ${pct(median1(perRoundRatios(adapterRuns, bareRuns)))}`,
     );
     console.log(
       `median of ${ROUNDS} alternating rounds of ${SECONDS} s per target, ${CONNECTIONS} connections, API log level ${env.LOG_LEVEL}, ` +
@@ -150,7 +173,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopProcess(api);
-    await stopProcess(bare);
+    for (const b of bareVariants) await stopProcess(b);
   }
 }
 

@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { addDays, loadConfig, plainDate } from '@app/core';
 import { ensureDatabase, runMigrations } from '@app/database';
 import { startProcess, stopProcess } from './bench-support';
-import { BENCH_ROWS, findLargeDataSet, seedLargeDataSet } from './gsc-large-data';
+import { BENCH_ROWS, findLargeDataSet, openBenchSql, seedLargeDataSet } from './gsc-large-data';
 
 /**
  * `npm run bench:gsc` (after `npm run build`): latency of GET /api/v1/gsc/queries over a
@@ -52,13 +51,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   await ensureDatabase(config.databaseUrl);
   await runMigrations(config.databaseUrl);
-  const db = new Client({ connectionString: config.databaseUrl });
-  await db.connect();
+  const { sql, close } = await openBenchSql(config.databaseUrl);
   const today = new Date();
-  let data = await findLargeDataSet(db);
+  let data = await findLargeDataSet(sql);
   if (!data || data.rows !== BENCH_ROWS) {
     console.log('Seeding 1,000,000 GSC rows...');
-    const s = await seedLargeDataSet(db, plainDate(today));
+    const s = await seedLargeDataSet(sql, plainDate(today));
     console.log(`  done in ${s.seconds.toFixed(1)} s`);
     data = s;
   }
@@ -114,7 +112,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopProcess(api);
-    await db.end();
+    await close();
   }
 }
 

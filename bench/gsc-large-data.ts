@@ -1,5 +1,7 @@
-import { Client } from 'pg';
-import { rebuildRollups } from '../apps/api/src/ingestion/gsc-ingestion.repository';
+import { DataSource } from 'typeorm';
+import { recordTimestamp } from '@app/core';
+import { Sql, dataSourceOptions } from '@app/database';
+import { GscIngestionRepository } from '../apps/api/src/gsc/gsc-ingestion.repository';
 
 /** The benchmark account and property (found by name / URI, so re-seeding replaces them). */
 export const BENCH_ACCOUNT_NAME = 'GSC benchmark (Agency)';
@@ -14,32 +16,40 @@ export interface LargeDataSet {
   seconds: number;
 }
 
+/** A connection to DATABASE_URL for the bench scripts: the `Sql` helper and how to close it. */
+export async function openBenchSql(url: string): Promise<{ sql: Sql; close: () => Promise<void> }> {
+  const dataSource = await new DataSource(dataSourceOptions(url, 2)).initialize();
+  return { sql: new Sql(dataSource), close: () => dataSource.destroy() };
+}
+
 /** Finds the benchmark property, or null when it has not been seeded. */
 export async function findLargeDataSet(
-  db: Client,
+  sql: Sql,
 ): Promise<{ accountId: number; propertyId: number; rows: number } | null> {
-  const r = await db.query(
+  const found = await sql.one<{ account_id: number; property_id: number; rows: number }>(
     `SELECT a.id AS account_id, p.id AS property_id,
             (SELECT count(*)::int FROM gsc_rows g WHERE g.property_id = p.id) AS rows
      FROM accounts a JOIN gsc_properties p ON p.account_id = a.id AND p.property_uri = $2
      WHERE a.name = $1 ORDER BY a.id LIMIT 1`,
     [BENCH_ACCOUNT_NAME, BENCH_PROPERTY_URI],
   );
-  return r.rows[0]
-    ? { accountId: r.rows[0].account_id, propertyId: r.rows[0].property_id, rows: r.rows[0].rows }
+  return found
+    ? { accountId: found.account_id, propertyId: found.property_id, rows: found.rows }
     : null;
 }
 
 /**
  * Seeds 1,000,000 daily facts (90 days ending today, ~11,100 per day) in SQL with
- * generate_series — no HTTP — then rebuilds the daily rollups exactly as ingestion does,
- * and VACUUM ANALYZEs. Shape per day: ~3,700 distinct queries (rotating through 8,000 over
+ * generate_series — no HTTP — then rebuilds the daily and monthly rollups in the same
+ * transaction with the ingestion repository (`GscIngestionRepository.rebuildRollups`), and
+ * VACUUM ANALYZEs. Shape per day: ~3,700 distinct queries (rotating through 8,000 over
  * the period), each on up to 4 country × device × page slices, 600 pages, 4 countries,
  * 3 devices, 1 row in 20 with a search appearance.
  */
-export async function seedLargeDataSet(db: Client, today: string): Promise<LargeDataSet> {
+export async function seedLargeDataSet(sql: Sql, today: string): Promise<LargeDataSet> {
   const started = Date.now();
-  const acc = await db.query(
+  const gsc = new GscIngestionRepository(sql);
+  const account = await sql.one<{ id: number }>(
     `WITH found AS (SELECT id FROM accounts WHERE name = $1 ORDER BY id LIMIT 1),
           made AS (INSERT INTO accounts (name, plan, overrides)
                    SELECT $1, 'agency', '{"api_calls_per_month":"unlimited","requests_per_minute":1000000000}'::jsonb
@@ -47,21 +57,26 @@ export async function seedLargeDataSet(db: Client, today: string): Promise<Large
      SELECT id FROM found UNION ALL SELECT id FROM made`,
     [BENCH_ACCOUNT_NAME],
   );
-  const accountId: number = acc.rows[0].id;
-  const prop = await db.query(
-    `INSERT INTO gsc_properties (account_id, property_uri, display_name, google_email, is_sandbox, last_synced_at, last_sync_status)
-     VALUES ($1, $2, 'Benchmark (1M rows)', 'bench@bench-large.example', true, now(), 'success')
-     ON CONFLICT ON CONSTRAINT gsc_properties_natural_key DO UPDATE SET updated_at = now()
-     RETURNING id`,
-    [accountId, BENCH_PROPERTY_URI],
+  const accountId = account!.id;
+  const now = new Date();
+  const property = await gsc.upsertProperty(
+    accountId,
+    {
+      property_uri: BENCH_PROPERTY_URI,
+      display_name: 'Benchmark (1M rows)',
+      google_email: 'bench@bench-large.example',
+      is_sandbox: true,
+      last_synced_at: recordTimestamp(now),
+      last_sync_status: 'success',
+    },
+    now,
   );
-  const propertyId: number = prop.rows[0].id;
-  await db.query('BEGIN');
-  try {
-    await db.query(`DELETE FROM gsc_monthly_rollups WHERE property_id = $1`, [propertyId]);
-    await db.query(`DELETE FROM gsc_daily_rollups WHERE property_id = $1`, [propertyId]);
-    await db.query(`DELETE FROM gsc_rows WHERE property_id = $1`, [propertyId]);
-    await db.query(
+  const propertyId = property!.row.id;
+  await sql.transaction(async (tx) => {
+    await tx.run(`DELETE FROM gsc_monthly_rollups WHERE property_id = $1`, [propertyId]);
+    await tx.run(`DELETE FROM gsc_daily_rollups WHERE property_id = $1`, [propertyId]);
+    await tx.run(`DELETE FROM gsc_rows WHERE property_id = $1`, [propertyId]);
+    await tx.run(
       `INSERT INTO gsc_rows (property_id, account_id, date, query, page, country, device, search_appearance,
                              clicks, impressions, position)
        SELECT $1, $2, $3::date - d,
@@ -75,28 +90,21 @@ export async function seedLargeDataSet(db: Client, today: string): Promise<Large
               1 + ((i * 17 + d * 3) % 600) / 10.0
        FROM generate_series(0, $4::int - 1) AS n,
             LATERAL (SELECT n % $5 AS d, n / $5 AS i) AS x
-       ORDER BY 3, 4, 5, 6, 7, 8 -- natural-key order: the unique index is appended to, not split`,
+       ORDER BY 3, 4, 5, 6, 7, 8 -- primary-key order: the key index is appended to, not split`,
       [propertyId, accountId, today, BENCH_ROWS, BENCH_DAYS],
     );
-    const dates = await db.query(
+    const dates = await tx.one<{ dates: string[] }>(
       `SELECT array_agg(DISTINCT to_char(date, 'YYYY-MM-DD')) AS dates FROM gsc_rows WHERE property_id = $1`,
       [propertyId],
     );
-    await rebuildRollups(
-      { query: (sql, params) => db.query(sql, params) },
-      propertyId,
-      dates.rows[0].dates,
-    );
-    await db.query('COMMIT');
-  } catch (err) {
-    await db.query('ROLLBACK');
-    throw err;
-  }
-  await db.query('VACUUM ANALYZE gsc_rows');
-  await db.query('VACUUM ANALYZE gsc_daily_rollups');
-  await db.query('VACUUM ANALYZE gsc_monthly_rollups');
-  const count = await db.query(`SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`, [
-    propertyId,
-  ]);
-  return { accountId, propertyId, rows: count.rows[0].n, seconds: (Date.now() - started) / 1000 };
+    await gsc.rebuildRollups(propertyId, dates!.dates, tx);
+  });
+  await sql.run('VACUUM ANALYZE gsc_rows');
+  await sql.run('VACUUM ANALYZE gsc_daily_rollups');
+  await sql.run('VACUUM ANALYZE gsc_monthly_rollups');
+  const count = await sql.one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`,
+    [propertyId],
+  );
+  return { accountId, propertyId, rows: count!.n, seconds: (Date.now() - started) / 1000 };
 }

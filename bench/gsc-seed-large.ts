@@ -1,7 +1,6 @@
-import { Client } from 'pg';
 import { loadConfig, plainDate } from '@app/core';
 import { ensureDatabase, runMigrations } from '@app/database';
-import { seedLargeDataSet } from './gsc-large-data';
+import { openBenchSql, seedLargeDataSet } from './gsc-large-data';
 
 /**
  * `npm run seed:gsc-large`: 1,000,000 Search Console facts over 90 days for one property of
@@ -11,15 +10,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   await ensureDatabase(config.databaseUrl);
   await runMigrations(config.databaseUrl);
-  const db = new Client({ connectionString: config.databaseUrl });
-  await db.connect();
+  const { sql, close } = await openBenchSql(config.databaseUrl);
   try {
-    const r = await seedLargeDataSet(db, plainDate(new Date()));
+    const r = await seedLargeDataSet(sql, plainDate(new Date()));
     console.log(
       `Seeded ${r.rows} GSC rows (90 days) for property ${r.propertyId} of account ${r.accountId} in ${r.seconds.toFixed(1)} s.`,
     );
   } finally {
-    await db.end();
+    await close();
   }
 }
 

@@ -135,6 +135,26 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
     expect(text).not.toMatch(/hunter2|secret internal|app\.ts|stack/i);
   });
 
+  it("an error answered by Nest's base filter still leaves as an error envelope, never success: true", async () => {
+    const forbidden = await t
+      .http()
+      .get('/api/v1/__probe/base-filter/forbidden')
+      .set(bearer(acc.key));
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toMatchObject({
+      success: false,
+      error: { code: 'FORBIDDEN', message: 'Probe: forbidden by a Nest exception' },
+    });
+    expect(forbidden.body.data).toBeUndefined();
+    expect(forbidden.body.meta.timestamp).toMatch(ISO_WITH_OFFSET);
+    expect(forbidden.body.meta.request_id).toBe(forbidden.headers['x-request-id']);
+
+    const crash = await t.http().get('/api/v1/__probe/base-filter/crash').set(bearer(acc.key));
+    expect(crash.status).toBe(500);
+    expect(crash.body).toMatchObject({ success: false, error: { code: 'SERVER_ERROR' } });
+    expect(JSON.stringify(crash.body)).not.toMatch(/abc123|secret internal/);
+  });
+
   it('CORS: permissive headers on responses, preflight answered without a key', async () => {
     const pre = await t
       .http()

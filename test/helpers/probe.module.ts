@@ -1,10 +1,21 @@
-import { Body, Controller, Get, Module, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  ForbiddenException,
+  Get,
+  Module,
+  Post,
+  Query,
+  UseFilters,
+} from '@nestjs/common';
+import { BaseExceptionFilter } from '@nestjs/core';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CostGroup, ToInt } from '@app/gateway';
 
 /**
  * Test-only routes that exercise the shared pipeline independently of any resource:
- * a research-like route, a your-data-like route, a validating body, and a crash.
+ * a research-like route, a your-data-like route, a validating body, a crash, and errors
+ * answered by Nest's own base filter instead of ours (they pass through the adapter's reply()).
  */
 class ProbeBody {
   @IsString() @IsNotEmpty() @MaxLength(20) name: string;
@@ -55,8 +66,23 @@ class BoomProbeController {
   }
 }
 
+@Controller('api/v1/__probe/base-filter')
+@UseFilters(BaseExceptionFilter)
+class BaseFilterProbeController {
+  @Get('forbidden')
+  forbidden(): never {
+    throw new ForbiddenException('Probe: forbidden by a Nest exception');
+  }
+
+  @Get('crash')
+  crash(): never {
+    throw new Error('secret internal detail: token=abc123');
+  }
+}
+
 @Module({
   controllers: [
+    BaseFilterProbeController,
     ResearchProbeController,
     OtherResearchProbeController,
     YourDataProbeController,

@@ -7,15 +7,17 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 
 const ROOT = resolve(__dirname, '../..');
-const SRC = join(ROOT, 'apps/mcp/src');
+/** The connector's sources and the one library it imports (`@app/core`). */
+const SOURCES = [join(ROOT, 'apps/mcp/src'), join(ROOT, 'libs/core/src')];
 /**
- * The connector imports nothing from libs/, so it compiles alone (apps/mcp/tsconfig.json) in a
- * few seconds. The output sits under node_modules/.cache so Node resolves the SDK from the
+ * The connector compiles alone (apps/mcp/tsconfig.json: its sources plus libs/core, then
+ * tsc-alias turns `@app/core` into a relative path, as `npm run build` does) in a few
+ * seconds. The output sits under node_modules/.cache so Node resolves the SDK from the
  * repository's node_modules, exactly as dist/apps/mcp/src/main.js does; one directory per jest
  * worker, rebuilt only when a source file is newer than the build.
  */
 const OUT = join(ROOT, 'node_modules/.cache/seo-api-mcp-e2e', String(process.pid));
-export const MAIN = join(OUT, 'main.js');
+export const MAIN = join(OUT, 'apps/mcp/src/main.js');
 
 /** One tool per REST endpoint plus run_site_audit, sorted. */
 export const TOOL_NAMES = [
@@ -60,21 +62,15 @@ function pruneStaleBuilds(): void {
 
 export function buildConnector(): string {
   pruneStaleBuilds();
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource(SRC)) return MAIN;
-  execFileSync(
-    process.execPath,
-    [
-      require.resolve('typescript/bin/tsc'),
-      '-p',
-      join(ROOT, 'apps/mcp/tsconfig.json'),
-      '--outDir',
-      OUT,
-    ],
-    {
+  const newest = Math.max(...SOURCES.map(newestSource));
+  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest) return MAIN;
+  const project = join(ROOT, 'apps/mcp/tsconfig.json');
+  for (const bin of ['typescript/bin/tsc', 'tsc-alias/dist/bin/index.js']) {
+    execFileSync(process.execPath, [require.resolve(bin), '-p', project, '--outDir', OUT], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+    });
+  }
   return MAIN;
 }
 

@@ -1,7 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import request from 'supertest';
-import { SITE_AUDIT_QUEUE } from '@app/jobs';
+import { SITE_AUDIT_QUEUE } from '@app/site-audit';
 import { AdminClient, bearer, TestAccount } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { FixtureSite, startFixtureSite } from './fixture-site';

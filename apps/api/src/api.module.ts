@@ -3,19 +3,17 @@ import { CoreModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { BillingModule } from '@app/billing';
 import { AccountsModule } from '@app/accounts';
-import { GatewayModule, LoggingModule } from '@app/gateway';
+import { GatewayModule } from '@app/gateway';
+import { LoggingModule } from '@app/logging';
 import { HealthModule } from './health/health.module';
 import { UsageModule } from './usage/usage.module';
 import { AdminModule } from './admin/admin.module';
-import { SiteAuditModule } from './site-audit/site-audit.module';
-import { JobsApiModule } from './jobs/jobs-api.module';
-import { ReportsModule } from './reports/reports.module';
+import { SiteAuditApiModule } from './site-audit/site-audit.module';
 import { BacklinksModule } from './backlinks/backlinks.module';
 import { KeywordResearchModule } from './keyword-research/keyword-research.module';
 import { RankModule } from './rank/rank.module';
 import { GscModule } from './gsc/gsc.module';
 import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
-import { IngestionModule } from './ingestion/ingestion.module';
 
 /** Public and admin HTTP API. Resource modules are listed last. */
 @Module({
@@ -29,15 +27,12 @@ import { IngestionModule } from './ingestion/ingestion.module';
     HealthModule,
     AdminModule,
     UsageModule,
-    SiteAuditModule,
-    JobsApiModule,
-    ReportsModule,
+    SiteAuditApiModule,
     BacklinksModule,
     KeywordResearchModule,
     RankModule,
     GscModule,
     AiVisibilityModule,
-    IngestionModule,
   ],
 })
 export class ApiModule {}

@@ -2,12 +2,8 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import {
-  EnvelopeExpressAdapter,
-  accessLog,
-  requestIdMiddleware,
-  rootLoggerFor,
-} from '@app/gateway';
+import { EnvelopeExpressAdapter, accessLog, requestIdMiddleware } from '@app/gateway';
+import { rootLoggerFor } from '@app/logging';
 
 export const BODY_LIMIT = '10mb';
 

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { DataSource } from 'typeorm';
 import Redis from 'ioredis';
 import { ConfigError, loadConfig } from '@app/core';
-import { REDIS } from '@app/database';
+import { REDIS, Sql } from '@app/database';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
@@ -13,7 +12,7 @@ async function bootstrap(): Promise<void> {
   const logger = app.get(Logger);
   app.useLogger(logger);
   app.enableShutdownHooks();
-  await app.get(DataSource).query('SELECT 1');
+  await app.get(Sql).ping();
   await app.get<Redis>(REDIS).ping();
   logger.log('Worker ready: connected to PostgreSQL and Redis', 'Worker');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { ManualClock, loadConfig } from '@app/core';
 import { CrawlError, runAudit } from '@app/crawler';
-import type { JobRow, SiteAuditJobPayload } from '@app/jobs';
+import type { JobEntity } from '@app/database';
+import type { SiteAuditJobPayload } from '@app/site-audit';
 import { SiteAuditProcessor } from './site-audit.processor';
 
 jest.mock('@app/crawler', () => ({ ...jest.requireActual('@app/crawler'), runAudit: jest.fn() }));
@@ -10,10 +11,10 @@ const runAuditMock = runAudit as jest.MockedFunction<typeof runAudit>;
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 
-function row(overrides: Partial<JobRow> = {}): JobRow {
+function row(overrides: Partial<JobEntity> = {}): JobEntity {
   return {
     id: 'job_AAAAAAAAAAAAAAAAAAAAAA',
-    account_id: 7,
+    accountId: 7,
     endpoint: 'site-audit',
     status: 'running',
     progress: 0,
@@ -21,23 +22,22 @@ function row(overrides: Partial<JobRow> = {}): JobRow {
     data: null,
     error: null,
     attempts: 1,
-    quota_period_start: '2026-11-01',
-    created_at: NOW,
-    updated_at: NOW,
-    started_at: NOW,
-    completed_at: null,
-    deadline_at: new Date(NOW.getTime() + 1_800_000),
+    quotaPeriodStart: '2026-11-01',
+    requestId: 'req-1',
+    createdAt: NOW,
+    updatedAt: NOW,
+    startedAt: NOW,
+    completedAt: null,
+    deadlineAt: new Date(NOW.getTime() + 1_800_000),
     ...overrides,
   };
 }
 
-function setup(markRunning: JobRow | null = row()) {
+function setup(markRunning: JobEntity | null = row()) {
   const jobs = {
     markRunning: jest.fn().mockResolvedValue(markRunning),
     reportProgress: jest.fn().mockResolvedValue(true),
-  };
-  const siteJobs = { failAudit: jest.fn().mockResolvedValue(true) };
-  const store = {
+    failAudit: jest.fn().mockResolvedValue(true),
     completeWithAudit: jest
       .fn()
       .mockImplementation(async (_j, auditId: string) => ({ audit_id: auditId })),
@@ -45,13 +45,11 @@ function setup(markRunning: JobRow | null = row()) {
   const processor = new SiteAuditProcessor(
     loadConfig({ AUDIT_CRAWL_TIME_LIMIT_SECONDS: '60' }),
     jobs as never,
-    siteJobs as never,
-    store as never,
     new ManualClock(NOW),
   );
   const close = jest.fn().mockResolvedValue(undefined);
   Object.assign(processor, { _worker: { close } });
-  return { processor, jobs, siteJobs, store, close };
+  return { processor, jobs, close };
 }
 
 function job(attemptsMade = 0): Job<SiteAuditJobPayload> & { moveToWait: jest.Mock } {
@@ -84,7 +82,7 @@ describe('SiteAuditProcessor', () => {
   beforeEach(() => runAuditMock.mockReset());
 
   it('runs the crawl with the job parameters and the configured limits, then completes with the audit', async () => {
-    const { processor, store } = setup();
+    const { processor, jobs } = setup();
     runAuditMock.mockImplementation(async (o) => {
       await o.onProgress?.(2, 4);
       return result;
@@ -99,7 +97,7 @@ describe('SiteAuditProcessor', () => {
         timeLimitMs: 60_000,
       }),
     );
-    expect(store.completeWithAudit).toHaveBeenCalledWith(
+    expect(jobs.completeWithAudit).toHaveBeenCalledWith(
       { jobId: 'job_AAAAAAAAAAAAAAAAAAAAAA', accountId: 7, maxPages: 10, depth: 3 },
       expect.stringMatching(/^aud_/),
       result,
@@ -114,10 +112,10 @@ describe('SiteAuditProcessor', () => {
   });
 
   it('fails a job past its deadline without crawling, with a refund', async () => {
-    const { processor, siteJobs } = setup(row({ deadline_at: new Date(NOW.getTime() - 1) }));
+    const { processor, jobs } = setup(row({ deadlineAt: new Date(NOW.getTime() - 1) }));
     await processor.process(job(), 'token');
     expect(runAuditMock).not.toHaveBeenCalled();
-    expect(siteJobs.failAudit).toHaveBeenCalledWith(
+    expect(jobs.failAudit).toHaveBeenCalledWith(
       'job_AAAAAAAAAAAAAAAAAAAAAA',
       expect.objectContaining({ code: 'DEADLINE_EXCEEDED' }),
       { refund: true, pagesUsed: 0 },
@@ -126,17 +124,17 @@ describe('SiteAuditProcessor', () => {
   });
 
   it('the crawl never runs past the job deadline', async () => {
-    const { processor } = setup(row({ deadline_at: new Date(NOW.getTime() + 5_000) }));
+    const { processor } = setup(row({ deadlineAt: new Date(NOW.getTime() + 5_000) }));
     runAuditMock.mockResolvedValue(result);
     await processor.process(job(), 'token');
     expect(runAuditMock.mock.calls[0][0].timeLimitMs).toBe(5_000);
   });
 
   it('a site failure ends the row failed at once, keeping the crawl count and the pages fetched', async () => {
-    const { processor, siteJobs } = setup();
+    const { processor, jobs } = setup();
     runAuditMock.mockRejectedValue(new CrawlError('UNREACHABLE', 'connect ECONNREFUSED'));
     expect((await processor.process(job(0), 'token')).outcome).toBe('failed');
-    expect(siteJobs.failAudit).toHaveBeenCalledWith(
+    expect(jobs.failAudit).toHaveBeenCalledWith(
       'job_AAAAAAAAAAAAAAAAAAAAAA',
       expect.objectContaining({ code: 'UNREACHABLE' }),
       { refund: false, pagesUsed: 0 },
@@ -145,13 +143,13 @@ describe('SiteAuditProcessor', () => {
   });
 
   it('only the last failure marks the row failed: earlier attempts rethrow for a retry with backoff', async () => {
-    const { processor, siteJobs } = setup();
+    const { processor, jobs } = setup();
     runAuditMock.mockRejectedValue(new Error('database connection lost'));
     await expect(processor.process(job(0), 'token')).rejects.toThrow('database connection lost');
     await expect(processor.process(job(1), 'token')).rejects.toThrow('database connection lost');
-    expect(siteJobs.failAudit).not.toHaveBeenCalled();
+    expect(jobs.failAudit).not.toHaveBeenCalled();
     await expect(processor.process(job(2), 'token')).rejects.toThrow('database connection lost');
-    expect(siteJobs.failAudit).toHaveBeenCalledWith(
+    expect(jobs.failAudit).toHaveBeenCalledWith(
       'job_AAAAAAAAAAAAAAAAAAAAAA',
       expect.objectContaining({ code: 'INTERNAL_ERROR' }),
       { refund: true, pagesUsed: 0 },
@@ -160,7 +158,7 @@ describe('SiteAuditProcessor', () => {
   });
 
   it('a job swept while crawling: the next progress write aborts the crawl and nothing is stored', async () => {
-    const { processor, jobs, store, siteJobs } = setup();
+    const { processor, jobs } = setup();
     jobs.reportProgress.mockResolvedValue(false);
     runAuditMock.mockImplementation(async (o) => {
       await o.onProgress?.(1, 10);
@@ -168,12 +166,12 @@ describe('SiteAuditProcessor', () => {
       return result;
     });
     expect((await processor.process(job(), 'token')).outcome).toBe('gone');
-    expect(store.completeWithAudit).not.toHaveBeenCalled();
-    expect(siteJobs.failAudit).not.toHaveBeenCalled();
+    expect(jobs.completeWithAudit).not.toHaveBeenCalled();
+    expect(jobs.failAudit).not.toHaveBeenCalled();
   });
 
   it('SIGTERM: the running crawl is cancelled and the job handed back to the queue (no attempt used)', async () => {
-    const { processor, close, siteJobs } = setup();
+    const { processor, close, jobs } = setup();
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
     runAuditMock.mockImplementation(
@@ -192,6 +190,6 @@ describe('SiteAuditProcessor', () => {
     await expect(processing).rejects.toMatchObject({ name: 'WaitingError' });
     expect(j.moveToWait).toHaveBeenCalledWith('token');
     expect(close).toHaveBeenCalled();
-    expect(siteJobs.failAudit).not.toHaveBeenCalled();
+    expect(jobs.failAudit).not.toHaveBeenCalled();
   });
 });

@@ -4,16 +4,15 @@ import { Job, WaitingError } from 'bullmq';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import { runAudit } from '@app/crawler';
 import {
-  AuditStoreService,
-  JobsService,
+  DEADLINE_EXCEEDED,
   ProgressReporter,
   SITE_AUDIT_QUEUE,
   SiteAuditJobPayload,
   SiteAuditJobsService,
   SiteAuditParams,
+  decideFailure,
   newAuditId,
-} from '@app/jobs';
-import { DEADLINE_EXCEEDED, decideFailure } from './crawl-failure';
+} from '@app/site-audit';
 import { siteAuditWorkerOptions } from './worker-options';
 
 /** Least time between two progress writes of one job. */
@@ -27,7 +26,8 @@ export interface ProcessOutcome {
 /**
  * Runs site audits: job row running → crawl with throttled progress → audit stored and row
  * complete, or row failed with a reason. Transient errors are retried by BullMQ (attempts and
- * backoff in libs/jobs/queue.ts); only the last failure marks the row failed.
+ * backoff in libs/site-audit/src/site-audit.queue.ts); only the last failure marks the row
+ * failed (failure policy: libs/site-audit/src/crawl-failure.ts).
  */
 @Processor(SITE_AUDIT_QUEUE, siteAuditWorkerOptions())
 export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationShutdown {
@@ -37,9 +37,7 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly jobs: JobsService,
-    private readonly siteJobs: SiteAuditJobsService,
-    private readonly store: AuditStoreService,
+    private readonly jobs: SiteAuditJobsService,
     private readonly clock: Clock,
   ) {
     super();
@@ -51,9 +49,9 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
     if (!row) return { outcome: 'skipped' }; // already failed (swept, refused) or complete
     const params = row.params as unknown as SiteAuditParams;
 
-    const remainingMs = row.deadline_at.getTime() - this.clock.now().getTime();
+    const remainingMs = row.deadlineAt.getTime() - this.clock.now().getTime();
     if (remainingMs <= 0) {
-      await this.siteJobs.failAudit(
+      await this.jobs.failAudit(
         jobId,
         DEADLINE_EXCEEDED,
         { refund: true, pagesUsed: 0 },
@@ -86,8 +84,8 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
         signal: controller.signal,
         onProgress: (done, planned) => progress.report(done, planned),
       });
-      const data = await this.store.completeWithAudit(
-        { jobId, accountId: row.account_id, maxPages: params.max_pages, depth: params.depth },
+      const data = await this.jobs.completeWithAudit(
+        { jobId, accountId: row.accountId, maxPages: params.max_pages, depth: params.depth },
         newAuditId(),
         result,
         this.clock.now(),
@@ -115,7 +113,7 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
           await job.moveToWait(token);
           throw new WaitingError();
         case 'site':
-          await this.siteJobs.failAudit(
+          await this.jobs.failAudit(
             jobId,
             decision.error,
             { refund: false, pagesUsed: progress.pagesDone },
@@ -130,7 +128,7 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
           throw err;
         case 'internal':
           this.logger.error({ err, job_id: jobId }, 'Site audit failed on its last attempt');
-          await this.siteJobs.failAudit(
+          await this.jobs.failAudit(
             jobId,
             decision.error,
             { refund: true, pagesUsed: 0 },

@@ -1,10 +1,14 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { BillingModule } from '@app/billing';
+import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 
-@Global()
+/** Accounts and their API keys (the authentication lookup included). */
 @Module({
-  providers: [AccountsService, ApiKeysService],
+  imports: [BillingModule],
+  providers: [AccountsRepository, AccountsService, ApiKeysRepository, ApiKeysService],
   exports: [AccountsService, ApiKeysService],
 })
 export class AccountsModule {}

@@ -1,25 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '@app/core';
-import { PlanName, queryRows } from '@app/database';
-import {
-  CallMeterService,
-  FeatureQuotaService,
-  LimitOverrides,
-  Limits,
-  resolveLimits,
-} from '@app/billing';
-
-export interface AccountRow {
-  id: number;
-  name: string;
-  plan: PlanName;
-  credits: number;
-  overrides: LimitOverrides;
-  created_at: Date;
-  updated_at: Date;
-}
+import { AccountEntity, PlanName } from '@app/database';
+import { CallMeterService, FeatureQuotaService, Limits, resolveLimits } from '@app/billing';
+import { AccountsRepository } from './accounts.repository';
 
 /** What an account has used, under the same names as its limits (plus credits). */
 export interface AccountUsage {
@@ -36,12 +19,13 @@ export interface UsageContributor {
   contribute(accountId: number, now: Date): Promise<Record<string, number>>;
 }
 
+/** Accounts: creation, lookup, plan and override changes, limits in force and usage. */
 @Injectable()
 export class AccountsService {
   private readonly contributors: UsageContributor[] = [];
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly accounts: AccountsRepository,
     private readonly meter: CallMeterService,
     private readonly quotas: FeatureQuotaService,
     private readonly clock: Clock,
@@ -52,30 +36,16 @@ export class AccountsService {
     this.contributors.push(c);
   }
 
-  async create(name: string, plan: PlanName): Promise<AccountRow> {
-    const rows: AccountRow[] = await this.db.query(
-      `INSERT INTO accounts (name, plan) VALUES ($1, $2)
-       RETURNING id, name, plan, credits, overrides, created_at, updated_at`,
-      [name, plan],
-    );
-    return rows[0];
+  create(name: string, plan: PlanName): Promise<AccountEntity> {
+    return this.accounts.create(name, plan);
   }
 
-  async find(id: number): Promise<AccountRow | null> {
-    const rows: AccountRow[] = await this.db.query(
-      `SELECT id, name, plan, credits, overrides, created_at, updated_at FROM accounts WHERE id = $1`,
-      [id],
-    );
-    return rows[0] ?? null;
+  find(id: number): Promise<AccountEntity | null> {
+    return this.accounts.find(id);
   }
 
-  async findByName(name: string): Promise<AccountRow | null> {
-    const rows: AccountRow[] = await this.db.query(
-      `SELECT id, name, plan, credits, overrides, created_at, updated_at FROM accounts
-       WHERE name = $1 ORDER BY id LIMIT 1`,
-      [name],
-    );
-    return rows[0] ?? null;
+  findByName(name: string): Promise<AccountEntity | null> {
+    return this.accounts.findByName(name);
   }
 
   /**
@@ -89,32 +59,20 @@ export class AccountsService {
       plan?: PlanName;
       overrides?: Record<string, number | 'unlimited' | null>;
     },
-  ): Promise<AccountRow | null> {
+  ): Promise<AccountEntity | null> {
+    const overrides = Object.entries(patch.overrides ?? {});
     const set = Object.fromEntries(
-      Object.entries(patch.overrides ?? {}).filter(([, v]) => v !== null),
+      overrides.filter((e): e is [string, number | 'unlimited'] => e[1] !== null),
     );
-    const removed = Object.entries(patch.overrides ?? {})
-      .filter(([, v]) => v === null)
-      .map(([k]) => k);
-    const rows = await queryRows<AccountRow>(
-      this.db,
-      `UPDATE accounts SET
-         name = COALESCE($2, name),
-         plan = COALESCE($3, plan),
-         overrides = (overrides - $5::text[]) || $4::jsonb,
-         updated_at = now()
-       WHERE id = $1
-       RETURNING id, name, plan, credits, overrides, created_at, updated_at`,
-      [id, patch.name ?? null, patch.plan ?? null, JSON.stringify(set), removed],
-    );
-    return rows[0] ?? null;
+    const removed = overrides.filter(([, v]) => v === null).map(([k]) => k);
+    return this.accounts.update(id, patch.name ?? null, patch.plan ?? null, set, removed);
   }
 
-  limitsOf(account: AccountRow): Limits {
+  limitsOf(account: AccountEntity): Limits {
     return resolveLimits(account.plan, account.overrides);
   }
 
-  async usage(account: AccountRow): Promise<AccountUsage> {
+  async usage(account: AccountEntity): Promise<AccountUsage> {
     const now = this.clock.now();
     const [calls, features, ...extras] = await Promise.all([
       this.meter.used(account.id, now),

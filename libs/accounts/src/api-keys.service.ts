@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { PlanName, queryRows } from '@app/database';
-import { LimitOverrides, Limits, resolveLimits } from '@app/billing';
+import { ApiKeyEntity, PlanName } from '@app/database';
+import { Limits, resolveLimits } from '@app/billing';
 import { generateSecret, hashSecret, looksLikeKey } from './api-key-secret';
+import { ApiKeysRepository } from './api-keys.repository';
 
 /** Who is calling: set on the request by the auth guard. */
 export interface AuthContext {
@@ -15,15 +14,8 @@ export interface AuthContext {
   limits: Limits;
 }
 
-export interface ApiKeyView {
-  id: number;
-  account_id: number;
-  label: string;
-  prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
+/** A key just created, with its secret (shown in that answer only, never stored). */
+export type NewApiKey = ApiKeyEntity & { key: string };
 
 interface CacheEntry {
   auth: AuthContext | null;
@@ -42,41 +34,26 @@ export class ApiKeysService {
   private readonly cache = new Map<string, CacheEntry>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly keys: ApiKeysRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
 
-  async create(accountId: number, label: string): Promise<ApiKeyView & { key: string }> {
+  async create(accountId: number, label: string): Promise<NewApiKey> {
     const secret = generateSecret();
-    const rows: ApiKeyView[] = await this.db.query(
-      `INSERT INTO api_keys (account_id, label, prefix, key_hash) VALUES ($1, $2, $3, $4)
-       RETURNING id, account_id, label, prefix, created_at, last_used_at, revoked_at`,
-      [accountId, label, secret.prefix, secret.hash],
-    );
-    return { ...rows[0], key: secret.key };
+    const key = await this.keys.create(accountId, label, secret.prefix, secret.hash);
+    return Object.assign(key, { key: secret.key });
   }
 
-  async list(accountId: number): Promise<ApiKeyView[]> {
-    return this.db.query(
-      `SELECT id, account_id, label, prefix, created_at, last_used_at, revoked_at
-       FROM api_keys WHERE account_id = $1 ORDER BY id`,
-      [accountId],
-    );
+  list(accountId: number): Promise<ApiKeyEntity[]> {
+    return this.keys.listByAccount(accountId);
   }
 
   /** Revokes a key (idempotent: the first revocation time is kept). Null when unknown. */
-  async revoke(id: number): Promise<ApiKeyView | null> {
-    const rows = await queryRows<ApiKeyView & { key_hash: string }>(
-      this.db,
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1
-       RETURNING id, account_id, label, prefix, created_at, last_used_at, revoked_at, key_hash`,
-      [id],
-    );
-    if (!rows.length) return null;
-    const { key_hash, ...view } = rows[0];
-    this.cache.delete(key_hash);
-    return view;
+  async revoke(id: number): Promise<ApiKeyEntity | null> {
+    const key = await this.keys.revoke(id);
+    if (key) this.cache.delete(key.keyHash);
+    return key;
   }
 
   /**
@@ -97,20 +74,7 @@ export class ApiKeysService {
     const hash = hashSecret(secret);
     const now = Date.now();
 
-    const rows: Array<{
-      key_id: number;
-      label: string;
-      revoked_at: Date | null;
-      account_id: number;
-      plan: PlanName;
-      overrides: LimitOverrides;
-    }> = await this.db.query(
-      `SELECT k.id AS key_id, k.label, k.revoked_at, a.id AS account_id, a.plan, a.overrides
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id
-       WHERE k.key_hash = $1`,
-      [hash],
-    );
-    const row = rows[0];
+    const row = await this.keys.findOwner(hash);
     const auth: AuthContext | null =
       row && !row.revoked_at
         ? {
@@ -123,12 +87,7 @@ export class ApiKeysService {
         : null;
     if (auth) {
       // Refreshed at most once per cache period per instance: no write on the hot path.
-      void this.db
-        .query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, [
-          auth.keyId,
-          this.clock.now(),
-        ])
-        .catch(() => undefined);
+      void this.keys.touch(auth.keyId, this.clock.now()).catch(() => undefined);
     }
     if (this.config.keyCacheTtlMs > 0) {
       if (this.cache.size >= MAX_CACHE_ENTRIES) this.evictExpired(now);

@@ -1,12 +1,23 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { CallMeterRepository } from './call-meter.repository';
 import { CallMeterService } from './call-meter.service';
+import { CreditsRepository } from './credits.repository';
 import { CreditsService } from './credits.service';
+import { FeatureQuotaRepository } from './feature-quota.repository';
 import { FeatureQuotaService } from './feature-quota.service';
 import { ReservationsRepository } from './reservations.repository';
 
-@Global()
+/** Plans, the call meter, credits, feature quotas and the research reservations journal. */
 @Module({
-  providers: [CallMeterService, CreditsService, FeatureQuotaService, ReservationsRepository],
+  providers: [
+    CallMeterRepository,
+    CallMeterService,
+    CreditsRepository,
+    CreditsService,
+    FeatureQuotaRepository,
+    FeatureQuotaService,
+    ReservationsRepository,
+  ],
   exports: [CallMeterService, CreditsService, FeatureQuotaService, ReservationsRepository],
 })
 export class BillingModule {}

@@ -1,4 +1,4 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/core';
 
@@ -36,7 +36,6 @@ export function createRedis(url: string): Redis {
   });
 }
 
-@Global()
 @Module({
   providers: [
     {

@@ -5,9 +5,11 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -197,16 +199,84 @@ export function NullableNumber(
   );
 }
 
-/** A batch of 1 to MAX_BATCH nested items, each validated as `item`. */
-export function Batch(item: new () => object, what: string): PropertyDecorator {
+interface BatchOptions {
+  /** Accept an empty list (default: at least one item). */
+  allowEmpty?: boolean;
+}
+
+/** A batch of 1 (0 with `allowEmpty`) to MAX_BATCH nested items, each validated as `item`. */
+export function Batch(
+  item: new () => object,
+  what: string,
+  options: BatchOptions = {},
+): PropertyDecorator {
   return stack(
     ApiProperty({ type: [item], maxItems: MAX_BATCH }),
     IsArray(),
-    ArrayMinSize(1),
+    ...(options.allowEmpty ? [] : [ArrayMinSize(1)]),
     ArrayMaxSize(MAX_BATCH, {
       message: `A batch holds at most ${MAX_BATCH} ${what}; split it into several requests.`,
     }),
     ValidateNested({ each: true }),
     Type(() => item),
+  );
+}
+
+/**
+ * A non-empty string of at most `maxLength` characters, kept exactly as posted (not trimmed):
+ * for values that are data, such as a search query or a page URL.
+ */
+export function VerbatimText(maxLength: number, options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { maxLength, ...options.api }),
+    ...optionalIf(options.optional),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(maxLength),
+  );
+}
+
+/** Any string of at most `maxLength` characters, kept as posted ('' allowed, not trimmed). */
+export function AnyText(maxLength: number, options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { maxLength, ...options.api }),
+    ...optionalIf(options.optional),
+    IsString(),
+    MaxLength(maxLength),
+  );
+}
+
+/** A boolean (JSON true or false). */
+export function Flag(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { ...options.api }),
+    ...optionalIf(options.optional),
+    IsBoolean(),
+  );
+}
+
+/** An ingested count: an integer from 0 to INGEST_INT_MAX (the upper bound is not documented). */
+export function Count(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, { type: 'integer', minimum: 0, ...options.api }),
+    ...optionalIf(options.optional),
+    IsInt(),
+    Min(0),
+    Max(INGEST_INT_MAX),
+  );
+}
+
+/** A finite number within [min, max] (no NaN, no Infinity). */
+export function BoundedNumber(
+  min: number,
+  max: number,
+  options: FieldOptions = {},
+): PropertyDecorator {
+  return stack(
+    doc(options.optional, { type: 'number', minimum: min, maximum: max, ...options.api }),
+    ...optionalIf(options.optional),
+    IsNumber({ allowNaN: false, allowInfinity: false }),
+    Min(min),
+    Max(max),
   );
 }

@@ -1,5 +1,5 @@
-import { TopLevelBody, withMeta } from '@app/core';
-import { toEnvelope } from './envelope';
+import { ApiError, TopLevelBody, withMeta } from '@app/core';
+import { errorEnvelope, toEnvelope, toErrorEnvelope } from './envelope';
 
 describe('toEnvelope (spec: Response envelope)', () => {
   const now = new Date(Date.UTC(2026, 10, 21, 12, 0, 0));
@@ -35,5 +35,31 @@ describe('toEnvelope (spec: Response envelope)', () => {
   it('gives an empty data object for an empty result and passes strings through', () => {
     expect(toEnvelope(undefined, 'req-1', now)).toEqual({ success: true, data: {}, meta });
     expect(toEnvelope('<html></html>', 'req-1', now)).toBe('<html></html>');
+  });
+});
+
+describe('toErrorEnvelope (an error that reached the adapter instead of our filter)', () => {
+  const now = new Date(Date.UTC(2026, 10, 21, 12, 0, 0));
+  const meta = { timestamp: '2026-11-21T12:00:00.000+00:00', request_id: 'req-1' };
+
+  it("turns Nest's {statusCode, message} into the error envelope with the status's code", () => {
+    expect(toErrorEnvelope({ statusCode: 403, message: 'Forbidden' }, 403, 'req-1', now)).toEqual({
+      success: false,
+      error: { code: 'FORBIDDEN', message: 'Forbidden' },
+      meta,
+    });
+  });
+
+  it('never passes on a 5xx message', () => {
+    const env = toErrorEnvelope({ statusCode: 500, message: 'db password=x' }, 500, 'req-1', now);
+    expect(env.error).toEqual({
+      code: 'SERVER_ERROR',
+      message: 'Internal error. It is safe to retry.',
+    });
+  });
+
+  it('keeps an error envelope as it is', () => {
+    const body = errorEnvelope(new ApiError('NOT_FOUND', 'Job not found.'), 'req-1', now);
+    expect(toErrorEnvelope(body, 404, 'req-2', now)).toBe(body);
   });
 });

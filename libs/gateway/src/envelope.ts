@@ -1,18 +1,38 @@
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { Clock, SystemClock, TopLevelBody, WithMeta, isoTimestamp } from '@app/core';
+import {
+  ApiError,
+  Clock,
+  EnvelopeMeta,
+  ErrorEnvelope,
+  SuccessEnvelope,
+  SystemClock,
+  TopLevelBody,
+  TopLevelEnvelope,
+  WithMeta,
+  codeOfStatus,
+  isoTimestamp,
+} from '@app/core';
 import { ApiRequest } from './request-context';
+
+function baseMeta(requestId: string | undefined, now: Date): EnvelopeMeta {
+  return { timestamp: isoTimestamp(now), request_id: requestId };
+}
 
 /**
  * Builds `{success, data, meta}` from what a handler returned: plain data, `withMeta(data,
  * meta)` for extra meta members, or a TopLevelBody (the 202 job acceptance). Strings,
  * buffers and files pass through untouched (HTML pages use @Res() anyway).
  */
-export function toEnvelope(result: unknown, requestId: string | undefined, now: Date): unknown {
+export function toEnvelope(
+  result: unknown,
+  requestId: string | undefined,
+  now: Date,
+): SuccessEnvelope | TopLevelEnvelope | string | Buffer | StreamableFile {
   if (typeof result === 'string' || Buffer.isBuffer(result) || result instanceof StreamableFile)
     return result;
-  const meta = { timestamp: isoTimestamp(now), request_id: requestId };
+  const meta = baseMeta(requestId, now);
   if (result instanceof TopLevelBody)
     return { success: true, ...result.body, meta: { ...meta, ...result.meta } };
   if (result instanceof WithMeta)
@@ -20,12 +40,57 @@ export function toEnvelope(result: unknown, requestId: string | undefined, now: 
   return { success: true, data: result ?? {}, meta };
 }
 
+/** The error envelope of an ApiError (the exception filter's answer). */
+export function errorEnvelope(
+  error: ApiError,
+  requestId: string | undefined,
+  now: Date,
+): ErrorEnvelope {
+  return {
+    success: false,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details !== undefined ? { details: error.details } : {}),
+    },
+    meta: { ...baseMeta(requestId, now), ...(error.meta ?? {}) },
+  };
+}
+
+function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
+  return typeof body === 'object' && body !== null && (body as ErrorEnvelope).success === false;
+}
+
 /**
- * platform-express with the success envelope applied where Nest writes a handler's result,
- * the one place every route's answer passes. This does what a global interceptor would,
- * without the rxjs chain and AsyncResource Nest 11 wraps around every interceptor call
- * (measured at about a quarter of the hot path's throughput; docs/performance.md). Errors
- * never come here: the exception filter writes the error envelope itself.
+ * An error answer that did not come through our exception filter (Nest's base filter
+ * writes `{statusCode, message}` through the adapter): turned into the error envelope,
+ * never `success: true`. Messages of 5xx answers are not passed on.
+ */
+export function toErrorEnvelope(
+  body: unknown,
+  status: number,
+  requestId: string | undefined,
+  now: Date,
+): ErrorEnvelope {
+  if (isErrorEnvelope(body)) return body;
+  const code = codeOfStatus(status);
+  const given = (body as { message?: unknown } | null)?.message;
+  const message =
+    status >= 500
+      ? 'Internal error. It is safe to retry.'
+      : typeof given === 'string' && given.length > 0
+        ? given
+        : 'The request could not be processed.';
+  return errorEnvelope(new ApiError(code, message), requestId, now);
+}
+
+/**
+ * platform-express with the envelope applied where Nest writes a handler's result, the one
+ * place every route's answer passes. This does what a global interceptor would, without the
+ * rxjs chain and AsyncResource Nest 11 wraps around every interceptor call (about 40% of a
+ * trivial route's throughput; docs/decisions/0001-envelope-in-adapter.md). Only statuses
+ * below 400 are wrapped as success; an error that reaches Nest's base filter instead of
+ * ours still leaves as an error envelope. The exception filter writes its own envelope.
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   private clock: Clock = new SystemClock();
@@ -38,6 +103,10 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     const req = response.req as ApiRequest | undefined;
-    return super.reply(response, toEnvelope(body, req?.id, this.clock.now()), statusCode);
+    const status = statusCode ?? response.statusCode;
+    const now = this.clock.now();
+    const envelope =
+      status < 400 ? toEnvelope(body, req?.id, now) : toErrorEnvelope(body, status, req?.id, now);
+    return super.reply(response, envelope, statusCode);
   }
 }

@@ -7,23 +7,10 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError, Clock, ErrorCode, isoTimestamp } from '@app/core';
+import { ApiError, Clock, codeOfStatus } from '@app/core';
+import { errorEnvelope } from './envelope';
 import { ApiRequest } from './request-context';
-import { redactUrl } from './logging';
-
-const STATUS_CODES: Record<number, ErrorCode> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'VALIDATION_ERROR',
-  429: 'RATE_LIMITED',
-  502: 'UPSTREAM_ERROR',
-  503: 'SERVICE_UNAVAILABLE',
-};
+import { redactUrl } from '@app/logging';
 
 /**
  * Every error becomes the error envelope. ApiError carries its own code; Nest's and the
@@ -56,19 +43,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(error.headers ?? {}))
       res.setHeader(name, String(value));
-    const body: Record<string, unknown> = {
-      success: false,
-      error: {
-        code: error.code,
-        message: error.message,
-        ...(error.details !== undefined ? { details: error.details } : {}),
-      },
-      meta: {
-        timestamp: isoTimestamp(this.clock.now()),
-        request_id: req.id,
-        ...(error.meta ?? {}),
-      },
-    };
+    const body = errorEnvelope(error, req.id, this.clock.now());
     res.status(error.status).json(body);
   }
 
@@ -86,9 +61,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
         return new ApiError('BAD_REQUEST', 'Malformed request: the body is not valid JSON.');
       }
       if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large.');
-      const code = STATUS_CODES[status];
-      if (code) return new ApiError(code, exception.message);
-      if (status < 500) return new ApiError('BAD_REQUEST', exception.message);
+      if (codeOfStatus(status) !== 'SERVER_ERROR') {
+        return new ApiError(codeOfStatus(status), exception.message);
+      }
     }
     const bodyParserType = (exception as { type?: string } | null)?.type;
     if (bodyParserType === 'entity.parse.failed') {

@@ -3,6 +3,8 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/core';
+import { AccountsModule } from '@app/accounts';
+import { BillingModule } from '@app/billing';
 import { REDIS, RedisKeys } from '@app/database';
 import { AuthGuard } from './auth.guard';
 import { PlanGuard } from './plan.guard';
@@ -20,6 +22,8 @@ import { ApiValidationPipe } from './validation';
  */
 @Module({
   imports: [
+    AccountsModule,
+    BillingModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, REDIS, RedisKeys],
       useFactory: (config: AppConfig, redis: Redis, keys: RedisKeys) => ({

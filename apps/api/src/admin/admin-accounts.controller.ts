@@ -1,34 +1,16 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { ApiError, recordTimestamp } from '@app/core';
-import { AccountRow, AccountsService, ApiKeysService, ApiKeyView } from '@app/accounts';
+import { ApiError } from '@app/core';
+import { AccountsService, ApiKeysService } from '@app/accounts';
 import { CreditsService } from '@app/billing';
+import { AccountEntity } from '@app/database';
 import { ParseIdPipe, RequestId } from '@app/gateway';
 import { AdminController } from './admin-route.decorator';
+import { found } from './admin-answers';
+import { accountView, keyView, newKeyView } from './admin-accounts.mapper';
 import { CreateAccountDto, CreateApiKeyDto, CreditsDto, UpdateAccountDto } from './dto/account.dto';
 
-function accountView(a: AccountRow) {
-  return {
-    id: a.id,
-    name: a.name,
-    plan: a.plan,
-    credits: a.credits,
-    created_at: recordTimestamp(a.created_at),
-  };
-}
-
-function keyView(k: ApiKeyView) {
-  return {
-    id: k.id,
-    account_id: k.account_id,
-    label: k.label,
-    prefix: k.prefix,
-    created_at: recordTimestamp(k.created_at),
-    last_used_at: recordTimestamp(k.last_used_at),
-    revoked_at: recordTimestamp(k.revoked_at),
-  };
-}
-
+/** The record, or 404 NOT_FOUND naming `what` when there is none. */
 @AdminController()
 export class AdminAccountsController {
   constructor(
@@ -48,12 +30,10 @@ export class AdminAccountsController {
   @ApiOperation({ summary: 'An account with the limits in force and what it has used' })
   async read(@Param('id', ParseIdPipe) id: number) {
     const account = await this.mustFind(id);
-    return {
-      ...accountView(account),
-      overrides: account.overrides,
+    return accountView(account, {
       limits: this.accounts.limitsOf(account),
       usage: await this.accounts.usage(account),
-    };
+    });
   }
 
   @Patch('accounts/:id')
@@ -62,13 +42,11 @@ export class AdminAccountsController {
     const overrides = body.overrides
       ? Object.fromEntries(Object.entries(body.overrides).filter(([, v]) => v !== undefined))
       : undefined;
-    const account = await this.accounts.update(id, { name: body.name, plan: body.plan, overrides });
-    if (!account) throw ApiError.notFound('Account');
-    return {
-      ...accountView(account),
-      overrides: account.overrides,
-      limits: this.accounts.limitsOf(account),
-    };
+    const account = found(
+      await this.accounts.update(id, { name: body.name, plan: body.plan, overrides }),
+      'Account',
+    );
+    return accountView(account, { limits: this.accounts.limitsOf(account) });
   }
 
   @Post('accounts/:id/api-keys')
@@ -76,14 +54,7 @@ export class AdminAccountsController {
   @ApiOperation({ summary: 'Create an API key; the secret is in this answer only' })
   async createKey(@Param('id', ParseIdPipe) id: number, @Body() body: CreateApiKeyDto) {
     await this.mustFind(id);
-    const k = await this.keys.create(id, body.label);
-    return {
-      id: k.id,
-      label: k.label,
-      key: k.key,
-      prefix: k.prefix,
-      created_at: recordTimestamp(k.created_at),
-    };
+    return newKeyView(await this.keys.create(id, body.label));
   }
 
   @Get('accounts/:id/api-keys')
@@ -97,9 +68,7 @@ export class AdminAccountsController {
   @Delete('api-keys/:id')
   @ApiOperation({ summary: 'Revoke a key (effective on every instance within 5 s)' })
   async revokeKey(@Param('id', ParseIdPipe) id: number) {
-    const k = await this.keys.revoke(id);
-    if (!k) throw ApiError.notFound('API key');
-    return keyView(k);
+    return keyView(found(await this.keys.revoke(id), 'API key'));
   }
 
   @Post('accounts/:id/credits')
@@ -117,9 +86,7 @@ export class AdminAccountsController {
     throw ApiError.validation('amount', 'The balance cannot go below 0.');
   }
 
-  private async mustFind(id: number): Promise<AccountRow> {
-    const account = await this.accounts.find(id);
-    if (!account) throw ApiError.notFound('Account');
-    return account;
+  private async mustFind(id: number): Promise<AccountEntity> {
+    return found(await this.accounts.find(id), 'Account');
   }
 }

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '@app/accounts';
+import { BillingModule } from '@app/billing';
 import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminGuard } from './admin.guard';
 
 /** Internal operations under /admin/v1 (see docs/admin-api.md in shared docs). */
 @Module({
+  imports: [AccountsModule, BillingModule],
   controllers: [AdminAccountsController],
   providers: [AdminGuard],
   exports: [AdminGuard],

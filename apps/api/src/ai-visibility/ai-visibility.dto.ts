@@ -1,15 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, Max, Min } from 'class-validator';
-import { ToInt } from '@app/gateway';
+import { QueryId } from '@app/gateway';
 
 export class ShareOfVoiceQueryDto {
-  @ApiProperty({
-    type: 'integer',
-    description: 'From GET /ai-visibility/projects; a project not owned gives 404',
+  @QueryId({
+    api: { description: 'From GET /ai-visibility/projects; a project not owned gives 404' },
   })
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
   project_id: number;
 }

@@ -1,5 +1,6 @@
 import { recordTimestamp } from '@app/core';
-import { AiProjectRow, CompetitorRow, SnapshotRow } from './ai-visibility.repository';
+import { AiVisibilityCompetitorEntity, AiVisibilityProjectEntity } from '@app/database';
+import { AiProjectRow, SnapshotRow } from './ai-visibility.repository';
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
@@ -8,22 +9,29 @@ export function scoreChange(current: number | null, previous: number | null): nu
   return current == null || previous == null ? null : round2(current - previous);
 }
 
-/** The spec shape of an AI-visibility project (GET /ai-visibility/projects). */
-export function projectView(p: AiProjectRow) {
+/** Answer of POST /admin/v1/accounts/:id/ai-visibility-projects: the stored fields. */
+export function projectAdminView(p: AiProjectRow) {
   return {
     id: p.id,
     domain: p.domain,
-    brand_name: p.brand_name,
-    target_country: p.target_country,
-    target_language: p.target_language,
-    ai_engine: p.ai_engine,
-    tracking_frequency: p.tracking_frequency,
+    brand_name: p.brandName,
+    target_country: p.targetCountry,
+    target_language: p.targetLanguage,
+    ai_engine: p.aiEngine,
+    tracking_frequency: p.trackingFrequency,
     status: p.status,
-    visibility_score: p.visibility_score,
-    previous_visibility_score: p.previous_visibility_score,
-    score_change: scoreChange(p.visibility_score, p.previous_visibility_score),
-    created_at: recordTimestamp(p.created_at),
-    updated_at: recordTimestamp(p.updated_at),
+    visibility_score: p.visibilityScore,
+    previous_visibility_score: p.previousVisibilityScore,
+  };
+}
+
+/** The spec shape of an AI-visibility project (GET /ai-visibility/projects). */
+export function projectView(p: AiVisibilityProjectEntity) {
+  return {
+    ...projectAdminView(p),
+    score_change: scoreChange(p.visibilityScore, p.previousVisibilityScore),
+    created_at: recordTimestamp(p.createdAt),
+    updated_at: recordTimestamp(p.updatedAt),
   };
 }
 
@@ -46,17 +54,17 @@ export function shareOfVoice(brandMentions: number, competitorMentions: number) 
 export function shareOfVoiceView(
   p: AiProjectRow,
   s: SnapshotRow | null,
-  competitors: CompetitorRow[],
+  competitors: AiVisibilityCompetitorEntity[],
 ) {
   return {
     project: {
       id: p.id,
       domain: p.domain,
-      brand_name: p.brand_name,
-      target_country: p.target_country,
-      ai_engine: p.ai_engine,
-      visibility_score: p.visibility_score,
-      previous_visibility_score: p.previous_visibility_score,
+      brand_name: p.brandName,
+      target_country: p.targetCountry,
+      ai_engine: p.aiEngine,
+      visibility_score: p.visibilityScore,
+      previous_visibility_score: p.previousVisibilityScore,
     },
     latest_snapshot: s
       ? {
@@ -72,12 +80,12 @@ export function shareOfVoiceView(
       : null,
     share_of_voice: shareOfVoice(s ? s.brand_mentions : 0, s ? Number(s.competitor_mentions) : 0),
     competitors: competitors.map((c) => ({
-      competitor_name: c.competitor_name,
-      competitor_domain: c.competitor_domain,
-      mention_count: c.mention_count,
-      visibility_score: c.visibility_score,
-      avg_position: c.avg_position,
-      updated_at: recordTimestamp(c.updated_at),
+      competitor_name: c.competitorName,
+      competitor_domain: c.competitorDomain,
+      mention_count: c.mentionCount,
+      visibility_score: c.visibilityScore,
+      avg_position: c.avgPosition,
+      updated_at: recordTimestamp(c.updatedAt),
     })),
   };
 }

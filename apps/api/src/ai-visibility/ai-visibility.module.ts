@@ -1,7 +1,18 @@
 import { Module } from '@nestjs/common';
+import { AdminModule } from '../admin/admin.module';
 import { AiVisibilityController } from './ai-visibility.controller';
+import { AiVisibilityIngestionController } from './ai-visibility-ingestion.controller';
 import { AiVisibilityRepository } from './ai-visibility.repository';
+import { AiVisibilityService } from './ai-visibility.service';
 
-/** GET /api/v1/ai-visibility/projects and /share-of-voice (your-data: counted, never refused at the cap). */
-@Module({ controllers: [AiVisibilityController], providers: [AiVisibilityRepository] })
+/**
+ * AI visibility: GET /api/v1/ai-visibility/projects and /share-of-voice (your-data: counted,
+ * never refused at the cap) and the admin ingestion under /admin/v1 (projects, scans).
+ */
+@Module({
+  imports: [AdminModule],
+  controllers: [AiVisibilityController, AiVisibilityIngestionController],
+  providers: [AiVisibilityRepository, AiVisibilityService],
+  exports: [AiVisibilityRepository, AiVisibilityService],
+})
 export class AiVisibilityModule {}

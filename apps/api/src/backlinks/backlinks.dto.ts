@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ToInt, Trim } from '@app/gateway';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { QueryInt, Trim } from '@app/gateway';
 
 /** Highest page accepted (upstream offsets stop at 20 000 anyway). */
 export const MAX_PAGE = 1000;
@@ -12,25 +12,16 @@ export class BacklinksQueryDto {
     description: 'Root domain; a full URL is accepted and normalized',
     example: 'example.com',
   })
+  // Text(2048)'s rules, written out because its OpenAPI entry must not gain a maxLength.
   @Trim()
   @IsString()
   @IsNotEmpty()
   @MaxLength(2048)
   domain: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 })
-  @IsOptional()
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE)
+  @QueryInt(1, MAX_PAGE, { optional: true, api: { default: 1 } })
   page: number = 1;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 100 })
-  @IsOptional()
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @QueryInt(1, 200, { optional: true, api: { default: 100 } })
   limit: number = 100;
 }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, Clock, WithMeta, withMeta } from '@app/core';
-import { PLANS } from '@app/billing';
+import { PLANS, Reservation, ReservationsRepository } from '@app/billing';
 import type { AuthContext } from '@app/accounts';
 import { BacklinkProfile } from '@app/providers';
 import { ResearchRunner } from '../research/research-runner.service';
-import { Reservation, ReservationsRepository } from '@app/billing';
 import { normalizeDomain } from './normalize-domain';
 import { BacklinksQueryDto, MAX_OFFSET } from './backlinks.dto';
 

@@ -1,17 +1,17 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock, addDays, parsePlainDate, plainDate, prng } from '@app/core';
-import { RankIngestionRepository } from '../ingestion/rank-ingestion.repository';
-import { GscIngestionRepository } from '../ingestion/gsc-ingestion.repository';
-import { AiVisibilityIngestionRepository } from '../ingestion/ai-visibility-ingestion.repository';
-import { RankCheckDto } from '../ingestion/dto/rank-ingestion.dto';
-import { GscRowDto } from '../ingestion/dto/gsc-ingestion.dto';
-import { CompetitorDto } from '../ingestion/dto/ai-visibility-ingestion.dto';
 import { SERP_FEATURES } from '@app/database';
+import { RankRepository } from '../rank/rank.repository';
+import { RankCheckDto } from '../rank/rank-ingestion.dto';
+import { GscIngestionRepository } from '../gsc/gsc-ingestion.repository';
+import { GscRowDto } from '../gsc/gsc-ingestion.dto';
+import { AiVisibilityService } from '../ai-visibility/ai-visibility.service';
+import { AiVisibilityRepository } from '../ai-visibility/ai-visibility.repository';
+import { CompetitorDto } from '../ai-visibility/ai-visibility-ingestion.dto';
 
 /**
- * Demo your-data for the demo account, written through the same repositories as the admin
- * ingestion endpoints. Every write is an upsert on its natural key, so re-running the seed
+ * Demo your-data for the demo account, written through the same repositories (and the scan
+ * rules of AiVisibilityService) as the admin ingestion endpoints; no SQL here. Every write is an upsert on its natural key, so re-running the seed
  * replaces rows instead of duplicating them. Values come from a seeded PRNG (deterministic);
  * dates are relative to today.
  *
@@ -82,13 +82,13 @@ export async function seedDemoData(
   app: INestApplicationContext,
   accountId: number,
 ): Promise<DemoDataSummary> {
-  const db = app.get(DataSource);
   const now = app.get(Clock).now();
   const today = parsePlainDate(plainDate(now))!;
   const day = (back: number) => plainDate(addDays(today, -back));
-  const rank = new RankIngestionRepository(db);
-  const gsc = new GscIngestionRepository(db);
-  const ai = new AiVisibilityIngestionRepository(db);
+  const rank = app.get(RankRepository);
+  const gsc = app.get(GscIngestionRepository);
+  const ai = app.get(AiVisibilityRepository);
+  const aiScans = app.get(AiVisibilityService);
   const rnd = prng(20_261_121);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const summary: DemoDataSummary = {
@@ -109,7 +109,8 @@ export async function seedDemoData(
     { domain: 'demo-recipes.com', name: 'Recipe Blog', words: RECIPES.map((w) => `${w} recipe`) },
   ];
   for (const [pi, p] of projects.entries()) {
-    const project = (await rank.upsertProject(accountId, { domain: p.domain, name: p.name }, now))!;
+    const project = (await rank.upsertProject(accountId, { domain: p.domain, name: p.name }, now))!
+      .row;
     summary.rankProjects++;
     for (const [ki, word] of p.words.entries()) {
       const mobile = ki % 4 === 3;
@@ -126,7 +127,7 @@ export async function seedDemoData(
           cpc: Math.round(rnd() * 400) / 100,
         },
         now,
-      ))!;
+      ))!.row;
       summary.keywords++;
       // The last keyword of the second project was just added: never checked.
       if (pi === 1 && ki === p.words.length - 1) continue;
@@ -156,7 +157,7 @@ export async function seedDemoData(
         SERP_FEATURES.forEach((f, i) => (check[f] = rnd() < featureOdds[i]));
         checks.push(check);
       }
-      summary.checks += (await rank.storeChecks(kw.id as number, checks, now)) ?? 0;
+      summary.checks += (await rank.storeChecks(kw.id, checks, now)) ?? 0;
     }
   }
 
@@ -173,7 +174,7 @@ export async function seedDemoData(
       last_sync_status: 'success',
     },
     now,
-  ))!;
+  ))!.row;
   const queries = OUTDOOR.flatMap((w) => [
     w,
     `best ${w}`,
@@ -192,7 +193,7 @@ export async function seedDemoData(
   }));
   let batch: GscRowDto[] = [];
   const flush = async () => {
-    if (batch.length) summary.gscRows += (await gsc.storeRows(property.id as number, batch)) ?? 0;
+    if (batch.length) summary.gscRows += (await gsc.storeRows(property.id, batch)) ?? 0;
     batch = [];
   };
   for (let back = 89; back >= 0; back--) {
@@ -239,7 +240,7 @@ export async function seedDemoData(
       status: 'active',
     },
     now,
-  ))!;
+  ))!.row;
   await ai.upsertProject(
     accountId,
     {
@@ -270,8 +271,8 @@ export async function seedDemoData(
       visibility_score: Math.round(Math.min(100, r.strength * 1.2) * 10) / 10,
       avg_position: Math.round((1 + rnd() * 6) * 10) / 10,
     }));
-    await ai.storeScan(
-      scanned.id as number,
+    await aiScans.storeScan(
+      scanned.id,
       {
         snapshot_date: day(week * 7),
         visibility_score: Math.round(score * 10) / 10,

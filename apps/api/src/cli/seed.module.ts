@@ -3,7 +3,23 @@ import { CoreModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { BillingModule } from '@app/billing';
 import { AccountsModule } from '@app/accounts';
+import { RankModule } from '../rank/rank.module';
+import { GscModule } from '../gsc/gsc.module';
+import { AiVisibilityModule } from '../ai-visibility/ai-visibility.module';
 
-/** What the demo seed needs: connections and the account services, no HTTP. */
-@Module({ imports: [CoreModule, DatabaseModule, BillingModule, AccountsModule] })
+/**
+ * What the demo seed needs: connections, the account services and the your-data modules
+ * whose repositories write the demo data. No HTTP server is started.
+ */
+@Module({
+  imports: [
+    CoreModule,
+    DatabaseModule,
+    BillingModule,
+    AccountsModule,
+    RankModule,
+    GscModule,
+    AiVisibilityModule,
+  ],
+})
 export class SeedModule {}

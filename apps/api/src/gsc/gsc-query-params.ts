@@ -1,17 +1,13 @@
-import { ApiError, addDays, parsePlainDate, plainDate } from '@app/core';
-
-export const GSC_DIMENSIONS = [
-  'query',
-  'page',
-  'country',
-  'device',
-  'date',
-  'searchAppearance',
-] as const;
-export type GscDimension = (typeof GSC_DIMENSIONS)[number];
-
-export const GSC_SORTS = ['clicks', 'impressions', 'ctr', 'position', 'key'] as const;
-export type GscSort = (typeof GSC_SORTS)[number];
+import {
+  ApiError,
+  GSC_DIMENSIONS,
+  GSC_SORTS,
+  GscDimension,
+  GscSort,
+  addDays,
+  parsePlainDate,
+  plainDate,
+} from '@app/core';
 
 /** Days before today that the period starts by default. */
 export const DEFAULT_PERIOD_DAYS = 28;

@@ -1,19 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { IsPlainDate, ToInt } from '@app/gateway';
-import { GSC_DIMENSIONS, GSC_SORTS } from './gsc-query-params';
-
-const PG_INT_MAX = 2_147_483_647;
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { GSC_DIMENSIONS, GSC_SORTS } from '@app/core';
+import { PlainDateField, QueryId, QueryInt } from '@app/gateway';
 
 export class GscQueriesQueryDto {
-  @ApiProperty({
-    type: 'integer',
-    description: 'From GET /gsc/properties; another account’s property gives 404',
+  @QueryId({
+    api: { description: 'From GET /gsc/properties; another account’s property gives 404' },
   })
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(PG_INT_MAX)
   property_id: number;
 
   @ApiPropertyOptional({
@@ -24,14 +17,13 @@ export class GscQueriesQueryDto {
   @IsOptional()
   dim?: unknown;
 
-  @ApiPropertyOptional({ format: 'date', description: 'YYYY-MM-DD, default 28 days before today' })
-  @IsOptional()
-  @IsPlainDate()
+  @PlainDateField({
+    optional: true,
+    api: { description: 'YYYY-MM-DD, default 28 days before today' },
+  })
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date', description: 'YYYY-MM-DD, default today' })
-  @IsOptional()
-  @IsPlainDate()
+  @PlainDateField({ optional: true, api: { description: 'YYYY-MM-DD, default today' } })
   to?: string;
 
   @ApiPropertyOptional({
@@ -47,11 +39,6 @@ export class GscQueriesQueryDto {
   @IsIn(['desc', 'asc'], { message: 'dir must be asc or desc' })
   dir?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 100 })
-  @IsOptional()
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @QueryInt(1, 500, { optional: true, api: { default: 100 } })
   limit?: number;
 }

@@ -1,20 +1,27 @@
 import { recordTimestamp } from '@app/core';
-import { GscGroupRow, GscPropertyRow } from './gsc.repository';
+import { GscGroupRow } from './gsc.repository';
+import { GscPropertyRow } from './gsc-ingestion.repository';
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
-/** The spec shape of a Search-console property. */
+/** The spec shape of a Search-console property (GET /gsc/properties). */
 export function propertyView(p: GscPropertyRow) {
   return {
     property_id: p.id,
-    property_uri: p.property_uri,
-    display_name: p.display_name,
+    property_uri: p.propertyUri,
+    display_name: p.displayName,
     status: p.status,
-    last_synced_at: recordTimestamp(p.last_synced_at),
-    last_sync_status: p.last_sync_status,
-    google_email: p.google_email,
-    is_sandbox: p.is_sandbox,
+    last_synced_at: recordTimestamp(p.lastSyncedAt),
+    last_sync_status: p.lastSyncStatus,
+    google_email: p.googleEmail,
+    is_sandbox: p.isSandbox,
   };
+}
+
+/** Answer of POST /admin/v1/accounts/:id/gsc-properties: the same fields, keyed `id`. */
+export function propertyAdminView(p: GscPropertyRow) {
+  const { property_id, ...fields } = propertyView(p);
+  return { id: property_id, ...fields };
 }
 
 export interface GscMetrics {

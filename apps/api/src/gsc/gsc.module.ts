@@ -1,7 +1,18 @@
 import { Module } from '@nestjs/common';
+import { AdminModule } from '../admin/admin.module';
 import { GscController } from './gsc.controller';
+import { GscIngestionController } from './gsc-ingestion.controller';
 import { GscRepository } from './gsc.repository';
+import { GscIngestionRepository } from './gsc-ingestion.repository';
 
-/** GET /api/v1/gsc/properties and /gsc/queries (your-data: counted, never refused at the cap). */
-@Module({ controllers: [GscController], providers: [GscRepository] })
+/**
+ * Search Console: GET /api/v1/gsc/properties and /gsc/queries (your-data: counted, never
+ * refused at the cap) and the admin ingestion under /admin/v1 (properties, daily rows).
+ */
+@Module({
+  imports: [AdminModule],
+  controllers: [GscController, GscIngestionController],
+  providers: [GscRepository, GscIngestionRepository],
+  exports: [GscIngestionRepository],
+})
 export class GscModule {}

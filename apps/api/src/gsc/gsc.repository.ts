@@ -1,18 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { GscDimension, GscQueryPlan, GscSort, PeriodSplit, splitPeriod } from './gsc-query-params';
-
-export interface GscPropertyRow {
-  id: number;
-  property_uri: string;
-  display_name: string;
-  status: string;
-  last_synced_at: Date | null;
-  last_sync_status: string | null;
-  google_email: string;
-  is_sandbox: boolean;
-}
+import { GscDimension, GscSort } from '@app/core';
+import { GscPropertyEntity, Sql } from '@app/database';
+import { GscQueryPlan, PeriodSplit, splitPeriod } from './gsc-query-params';
 
 /** One aggregated group: sums as strings (bigint) and the impression-weighted position sum. */
 export interface GscGroupRow {
@@ -40,22 +29,16 @@ const SORT_EXPR: Record<GscSort, string> = {
 /** Reads of /gsc/properties and /gsc/queries. Ownership is part of every statement. */
 @Injectable()
 export class GscRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly sql: Sql) {}
 
-  async listProperties(accountId: number): Promise<GscPropertyRow[]> {
-    return this.db.query(
-      `SELECT id, property_uri, display_name, status, last_synced_at, last_sync_status, google_email, is_sandbox
-       FROM gsc_properties WHERE account_id = $1 ORDER BY id`,
-      [accountId],
-    );
+  listProperties(accountId: number): Promise<GscPropertyEntity[]> {
+    return this.sql
+      .repository(GscPropertyEntity)
+      .find({ where: { accountId }, order: { id: 'ASC' } });
   }
 
-  async propertyOwned(accountId: number, propertyId: number): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `SELECT 1 FROM gsc_properties WHERE id = $1 AND account_id = $2`,
-      [propertyId, accountId],
-    );
-    return rows.length > 0;
+  propertyOwned(accountId: number, propertyId: number): Promise<boolean> {
+    return this.sql.repository(GscPropertyEntity).existsBy({ id: propertyId, accountId });
   }
 
   /**
@@ -79,7 +62,7 @@ export class GscRepository {
         : splitPeriod(plan.from, plan.to);
     const [a, b] = [split.days[0] ?? [null, null], split.days[1] ?? [null, null]];
     const [m1, m2] = split.months ?? [null, null];
-    const sql = `
+    const text = `
       WITH owned AS (
         SELECT 1 FROM gsc_properties WHERE id = $2 AND account_id = $1
       ), g AS MATERIALIZED (
@@ -123,7 +106,6 @@ export class GscRepository {
       plan.to,
       plan.limit,
     ];
-    const [row] = await this.db.query(sql, params);
-    return row as GscAggregate;
+    return (await this.sql.one<GscAggregate>(text, params))!;
   }
 }

@@ -1,10 +1,8 @@
 import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import Redis from 'ioredis';
 import { ApiError } from '@app/core';
-import { REDIS } from '@app/database';
+import { REDIS, Sql } from '@app/database';
 import { Public } from '@app/gateway';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -24,7 +22,7 @@ function withTimeout<T>(p: Promise<T>): Promise<T> {
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly sql: Sql,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -37,7 +35,7 @@ export class HealthController {
   @HttpCode(200)
   async ready(): Promise<{ status: string; checks: Record<string, string> }> {
     const [pg, redis] = await Promise.allSettled([
-      withTimeout(this.db.query('SELECT 1')),
+      withTimeout(this.sql.ping()),
       withTimeout(this.redis.ping()),
     ]);
     const checks = {

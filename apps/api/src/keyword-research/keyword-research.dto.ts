@@ -1,23 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
-import { Trim } from '@app/gateway';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Text } from '@app/gateway';
 import { DEFAULT_LOCATION_CODE, SUPPORTED_LANGUAGES } from '@app/providers';
 
 export class KeywordResearchDto {
-  @ApiProperty({ maxLength: 200, example: 'running shoes' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @Text(200, { api: { example: 'running shoes' } })
   // Control characters (other than whitespace, which is collapsed) are never a keyword.
   // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {

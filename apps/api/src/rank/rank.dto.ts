@@ -1,46 +1,20 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ToInt } from '@app/gateway';
-
-const PG_INT_MAX = 2_147_483_647;
+import { QueryId, QueryInt } from '@app/gateway';
 
 export class RankKeywordsQueryDto {
-  @ApiPropertyOptional({
-    type: 'integer',
-    description: 'Restrict to one project; another account’s project gives 404',
+  @QueryId({
+    optional: true,
+    api: { description: 'Restrict to one project; another account’s project gives 404' },
   })
-  @IsOptional()
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(PG_INT_MAX)
   project_id?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 100 })
-  @IsOptional()
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @QueryInt(1, 500, { optional: true, api: { default: 100 } })
   limit?: number;
 }
 
 export class RankHistoryQueryDto {
-  @ApiProperty({
-    type: 'integer',
-    description: 'From GET /rank/keywords; a keyword not owned gives 404',
-  })
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(PG_INT_MAX)
+  @QueryId({ api: { description: 'From GET /rank/keywords; a keyword not owned gives 404' } })
   keyword_id: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 365, default: 90 })
-  @IsOptional()
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(365)
+  @QueryInt(1, 365, { optional: true, api: { default: 90 } })
   days?: number;
 }

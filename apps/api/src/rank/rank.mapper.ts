@@ -1,4 +1,11 @@
-import { CheckRow, KeywordHeadRow, KeywordRow, SERP_FEATURES } from './rank.repository';
+import { SERP_FEATURES } from '@app/database';
+import {
+  CheckRow,
+  KeywordHeadRow,
+  KeywordRow,
+  RankProjectRow,
+  TrackedKeywordRow,
+} from './rank.repository';
 
 /** previous − current: positive when the keyword moved up; null when either is unknown/unranked. */
 export function positionChange(previous: number | null, current: number | null): number | null {
@@ -82,5 +89,26 @@ export function keywordHeadView(k: KeywordHeadRow) {
     project_id: k.project_id,
     domain: k.domain,
     project: k.project,
+  };
+}
+
+/** Answer of POST /admin/v1/accounts/:id/rank-projects. */
+export function rankProjectAdminView(p: RankProjectRow) {
+  return { id: p.id, account_id: p.accountId, domain: p.domain, name: p.name };
+}
+
+/** Answer of POST /admin/v1/rank-projects/:id/keywords. */
+export function trackedKeywordAdminView(k: TrackedKeywordRow) {
+  return {
+    id: k.id,
+    project_id: k.projectId,
+    keyword: k.keyword,
+    country: k.country,
+    language: k.language,
+    device: k.device,
+    status: k.status,
+    difficulty: k.difficulty,
+    search_volume: k.searchVolume,
+    cpc: num(k.cpc),
   };
 }

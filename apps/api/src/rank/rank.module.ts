@@ -1,7 +1,17 @@
 import { Module } from '@nestjs/common';
+import { AdminModule } from '../admin/admin.module';
 import { RankController } from './rank.controller';
+import { RankIngestionController } from './rank-ingestion.controller';
 import { RankRepository } from './rank.repository';
 
-/** GET /api/v1/rank/keywords and /rank/history (your-data: counted, never refused at the cap). */
-@Module({ controllers: [RankController], providers: [RankRepository] })
+/**
+ * Rank tracking: GET /api/v1/rank/keywords and /rank/history (your-data: counted, never
+ * refused at the cap) and the admin ingestion under /admin/v1 (projects, keywords, checks).
+ */
+@Module({
+  imports: [AdminModule],
+  controllers: [RankController, RankIngestionController],
+  providers: [RankRepository],
+  exports: [RankRepository],
+})
 export class RankModule {}

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { SERP_FEATURES, SerpFeature } from '@app/database';
+import {
+  RankProjectEntity,
+  lockAccountRow,
+  SERP_FEATURES,
+  SerpFeature,
+  Sql,
+  TrackedKeywordEntity,
+  upserted,
+} from '@app/database';
+import { CreateRankProjectDto, CreateTrackedKeywordDto, RankCheckDto } from './rank-ingestion.dto';
 
-export { SERP_FEATURES };
-export type { SerpFeature };
-
+/** A keyword of GET /rank/keywords: the keyword, its project and its latest two checks. */
 export interface KeywordRow {
   id: number;
   keyword: string;
@@ -31,6 +36,7 @@ export interface KeywordRow {
   ai_overview: boolean | null;
 }
 
+/** A check of GET /rank/history with the position of the check before it. */
 export type CheckRow = {
   check_date: string;
   position: number | null;
@@ -50,30 +56,47 @@ export interface KeywordHeadRow {
   project: string;
 }
 
-/** Reads of /rank/keywords and /rank/history. Ownership is part of every statement. */
+/** What a project upsert answers. */
+export type RankProjectRow = Pick<RankProjectEntity, 'id' | 'accountId' | 'domain' | 'name'>;
+
+/** What a keyword upsert answers. */
+export type TrackedKeywordRow = Pick<
+  TrackedKeywordEntity,
+  | 'id'
+  | 'projectId'
+  | 'keyword'
+  | 'country'
+  | 'language'
+  | 'device'
+  | 'status'
+  | 'difficulty'
+  | 'searchVolume'
+  | 'cpc'
+>;
+
+/**
+ * Rank tracking: the reads of /rank/keywords and /rank/history (ownership is part of every
+ * statement) and the writes of the admin ingestion (upserts on the natural keys).
+ */
 @Injectable()
 export class RankRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly sql: Sql) {}
 
-  async projectOwned(accountId: number, projectId: number): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `SELECT 1 FROM rank_projects WHERE id = $1 AND account_id = $2`,
-      [projectId, accountId],
-    );
-    return rows.length > 0;
+  projectOwned(accountId: number, projectId: number): Promise<boolean> {
+    return this.sql.repository(RankProjectEntity).existsBy({ id: projectId, accountId });
   }
 
   /**
    * The account's keywords (optionally of one project) ordered by project id, then keyword
    * id, each with its latest check on or before `today` and the check before that.
    */
-  async listKeywords(
+  listKeywords(
     accountId: number,
     projectId: number | null,
     limit: number,
     today: string,
   ): Promise<KeywordRow[]> {
-    return this.db.query(
+    return this.sql.rows<KeywordRow>(
       `SELECT k.id, k.keyword, k.difficulty, k.search_volume, k.cpc, k.country, k.language, k.device, k.status,
               p.id AS project_id, p.domain AS project_domain, p.name AS project_name,
               to_char(c1.check_date, 'YYYY-MM-DD') AS last_checked,
@@ -100,26 +123,21 @@ export class RankRepository {
   }
 
   async keywordHead(accountId: number, keywordId: number): Promise<KeywordHeadRow | null> {
-    const rows: KeywordHeadRow[] = await this.db.query(
+    const row = await this.sql.one<KeywordHeadRow>(
       `SELECT k.id, k.keyword, p.id AS project_id, p.domain, p.name AS project
        FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id
        WHERE k.id = $1 AND k.account_id = $2`,
       [keywordId, accountId],
     );
-    return rows[0] ?? null;
+    return row ?? null;
   }
 
   /**
    * Checks in [from, today], newest first; previous_position is the check before each one
    * (also when that check lies before the window).
    */
-  async history(
-    accountId: number,
-    keywordId: number,
-    from: string,
-    today: string,
-  ): Promise<CheckRow[]> {
-    return this.db.query(
+  history(accountId: number, keywordId: number, from: string, today: string): Promise<CheckRow[]> {
+    return this.sql.rows<CheckRow>(
       `SELECT to_char(h.check_date, 'YYYY-MM-DD') AS check_date, h.position, h.previous_position,
               h.landing_page, h.gsc_clicks, h.gsc_impressions, h.gsc_ctr, h.gsc_average_position,
               ${SERP_FEATURES.map((f) => `h.${f}`).join(', ')}
@@ -132,5 +150,93 @@ export class RankRepository {
        ORDER BY h.check_date DESC`,
       [keywordId, accountId, from, today],
     );
+  }
+
+  /** Creates the project, or renames the account's project of the same domain. null: no such account. */
+  async upsertProject(accountId: number, p: CreateRankProjectDto, now: Date) {
+    return upserted(
+      await this.sql.one<RankProjectRow & { created: boolean }>(
+        `INSERT INTO rank_projects (account_id, domain, name, created_at, updated_at)
+           SELECT a.id, $2, $3, $4, $4 FROM accounts a WHERE a.id = $1
+           ON CONFLICT ON CONSTRAINT rank_projects_natural_key
+             DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED.updated_at
+           RETURNING id, account_id AS "accountId", domain, name, (xmax = 0) AS created`,
+        [accountId, p.domain, p.name, now],
+      ),
+    );
+  }
+
+  /**
+   * Creates the keyword, or replaces status/difficulty/volume/cpc of the project's keyword with
+   * the same (keyword, country, language, device). null: no such project.
+   */
+  async upsertKeyword(projectId: number, k: CreateTrackedKeywordDto, now: Date) {
+    return upserted(
+      await this.sql.one<TrackedKeywordRow & { created: boolean }>(
+        `INSERT INTO tracked_keywords
+           (account_id, project_id, keyword, country, language, device, status, difficulty, search_volume, cpc,
+            created_at, updated_at)
+         SELECT p.account_id, p.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10 FROM rank_projects p WHERE p.id = $1
+         ON CONFLICT ON CONSTRAINT tracked_keywords_natural_key DO UPDATE SET
+           status = EXCLUDED.status, difficulty = EXCLUDED.difficulty, search_volume = EXCLUDED.search_volume,
+           cpc = EXCLUDED.cpc, updated_at = EXCLUDED.updated_at
+         RETURNING id, project_id AS "projectId", keyword, country, language, device, status, difficulty,
+                   search_volume AS "searchVolume", cpc, (xmax = 0) AS created`,
+        [
+          projectId,
+          k.keyword,
+          k.country.toUpperCase(),
+          k.language,
+          k.device,
+          k.status ?? 'active',
+          k.difficulty ?? null,
+          k.search_volume ?? null,
+          k.cpc ?? null,
+          now,
+        ],
+      ),
+    );
+  }
+
+  /**
+   * Stores a batch of checks in one transaction: one row per (keyword, check_date), a
+   * re-posted date replaces the stored one; within a batch the last entry of a date wins.
+   * Returns the number of checks stored, or null when the keyword does not exist.
+   */
+  async storeChecks(keywordId: number, checks: RankCheckDto[], now: Date): Promise<number | null> {
+    const byDate = new Map<string, RankCheckDto>();
+    for (const c of checks) byDate.set(c.check_date, c);
+    const list = [...byDate.values()];
+    return this.sql.transaction(async (tx) => {
+      const accountId = await lockAccountRow(tx, TrackedKeywordEntity, keywordId);
+      if (accountId === null) return null;
+      await tx.run(
+        `INSERT INTO rank_checks (keyword_id, account_id, check_date, position, landing_page, gsc_clicks,
+           gsc_impressions, gsc_ctr, gsc_average_position, ${SERP_FEATURES.join(', ')}, updated_at)
+         SELECT $1, $2, u.* , $3::timestamptz FROM unnest(
+           $4::date[], $5::int[], $6::text[], $7::int[], $8::int[], $9::float8[], $10::float8[],
+           ${SERP_FEATURES.map((_, i) => `$${11 + i}::boolean[]`).join(', ')}
+         ) AS u
+         ON CONFLICT (keyword_id, check_date) DO UPDATE SET
+           position = EXCLUDED.position, landing_page = EXCLUDED.landing_page, gsc_clicks = EXCLUDED.gsc_clicks,
+           gsc_impressions = EXCLUDED.gsc_impressions, gsc_ctr = EXCLUDED.gsc_ctr,
+           gsc_average_position = EXCLUDED.gsc_average_position,
+           ${SERP_FEATURES.map((f) => `${f} = EXCLUDED.${f}`).join(', ')}, updated_at = EXCLUDED.updated_at`,
+        [
+          keywordId,
+          accountId,
+          now,
+          list.map((c) => c.check_date),
+          list.map((c) => c.position),
+          list.map((c) => c.landing_page ?? null),
+          list.map((c) => c.gsc_clicks ?? null),
+          list.map((c) => c.gsc_impressions ?? null),
+          list.map((c) => c.gsc_ctr ?? null),
+          list.map((c) => c.gsc_average_position ?? null),
+          ...SERP_FEATURES.map((f) => list.map((c) => c[f] ?? false)),
+        ],
+      );
+      return list.length;
+    });
   }
 }

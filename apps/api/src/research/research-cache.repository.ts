@@ -1,24 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { queryRows } from '@app/database';
+import { ResearchCacheEntity, ResearchKind, Sql } from '@app/database';
 
-import type { ResearchKind } from '@app/billing';
 export type { ResearchKind };
 
-export interface CachedAnswer<T> {
-  payload: T;
-  provider: string;
-  fetchedAt: Date;
-}
+/** A cached provider answer (the research_cache row's payload, provider and age). */
+export type CachedAnswer<T> = Pick<ResearchCacheEntity, 'provider' | 'fetchedAt'> & { payload: T };
 
 /**
- * Provider answers per account, kind and request key. Freshness is judged at read time
- * (fetched_at after `freshAfter`), so a plan change applies its TTL at once.
+ * Provider answers per account, kind and request key (table research_cache). Freshness is
+ * judged at read time (fetched_at after `freshAfter`), so a plan change applies its TTL at
+ * once.
  */
 @Injectable()
 export class ResearchCacheRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly sql: Sql) {}
 
   async get<T>(
     accountId: number,
@@ -26,13 +21,12 @@ export class ResearchCacheRepository {
     key: string,
     freshAfter: Date,
   ): Promise<CachedAnswer<T> | null> {
-    const rows: Array<{ payload: T; provider: string; fetched_at: Date }> = await this.db.query(
-      `SELECT payload, provider, fetched_at FROM research_cache
+    const row = await this.sql.one<CachedAnswer<T>>(
+      `SELECT payload, provider, fetched_at AS "fetchedAt" FROM research_cache
        WHERE account_id = $1 AND kind = $2 AND cache_key = $3 AND fetched_at > $4`,
       [accountId, kind, key, freshAfter],
     );
-    const r = rows[0];
-    return r ? { payload: r.payload, provider: r.provider, fetchedAt: r.fetched_at } : null;
+    return row ?? null;
   }
 
   async put(
@@ -43,7 +37,7 @@ export class ResearchCacheRepository {
     payload: unknown,
     now: Date,
   ): Promise<void> {
-    await this.db.query(
+    await this.sql.run(
       `INSERT INTO research_cache (account_id, kind, cache_key, provider, payload, fetched_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6)
        ON CONFLICT (account_id, kind, cache_key)
@@ -54,8 +48,7 @@ export class ResearchCacheRepository {
 
   /** Deletes answers of `kind` fetched before `before` (they can no longer be served). */
   async purge(kind: ResearchKind, before: Date): Promise<number> {
-    const rows = await queryRows<{ '?column?': number }>(
-      this.db,
+    const rows = await this.sql.rows(
       `DELETE FROM research_cache WHERE kind = $1 AND fetched_at < $2 RETURNING 1`,
       [kind, before],
     );

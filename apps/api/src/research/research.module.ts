@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '@app/billing';
 import { ProvidersModule } from '@app/providers';
 import { ResearchCacheRepository } from './research-cache.repository';
 import { InFlightLockService } from './in-flight-lock.service';
@@ -7,7 +8,7 @@ import { ReservationSweeper } from './reservation-sweeper.service';
 
 /** What every research endpoint shares: provider, cache, reservations journal, in-flight lock, sweeper. */
 @Module({
-  imports: [ProvidersModule],
+  imports: [ProvidersModule, BillingModule],
   providers: [ResearchCacheRepository, InFlightLockService, ResearchRunner, ReservationSweeper],
   exports: [ResearchRunner, ReservationSweeper, ProvidersModule],
 })

@@ -6,8 +6,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { PLANS } from '@app/billing';
-import { ReservationsRepository } from '@app/billing';
+import { PLANS, ReservationsRepository } from '@app/billing';
 import { ResearchCacheRepository } from './research-cache.repository';
 import { staleReservationMs } from './research-timing';
 

@@ -4,8 +4,8 @@ import type { Response } from 'express';
 import { APP_CONFIG, AppConfig, TopLevelBody } from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { CostGroup, CurrentAuth, RequestId } from '@app/gateway';
+import { SiteAuditService } from '@app/site-audit';
 import { SiteAuditRequestDto } from './site-audit.dto';
-import { SiteAuditService } from './site-audit.service';
 
 @ApiTags('site-audit')
 @CostGroup('research')

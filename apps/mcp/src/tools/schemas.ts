@@ -29,15 +29,6 @@ export const plainDate = (what: string) =>
 export const withFallback = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z.union([z.enum(values), z.string().max(64)]).describe(what);
 
-export const GSC_DIMENSIONS = [
-  'query',
-  'page',
-  'country',
-  'device',
-  'date',
-  'searchAppearance',
-] as const;
-export const GSC_SORTS = ['clicks', 'impressions', 'ctr', 'position', 'key'] as const;
 export const LANGUAGES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'ru', 'ja', 'zh'] as const;
 
 /** Job ids are opaque strings such as job_3kTMd92jf8AbQx0PzLw1Rv; the pattern keeps them a single path segment. */

@@ -103,6 +103,9 @@ export function registerSiteAuditTools(context: ToolContext): void {
       const accepted = (started.data ?? {}) as Record<string, unknown>;
       const id = String(accepted.job_id ?? '');
       const progressToken = extra._meta?.progressToken;
+      // Progress notifications are written in order and before the result: a client drops
+      // the progress handler of a request once its result arrives.
+      let notified: Promise<unknown> = Promise.resolve();
       const outcome = await pollJob(api, id, {
         intervalMs:
           args.poll_interval_seconds !== undefined
@@ -115,19 +118,18 @@ export function registerSiteAuditTools(context: ToolContext): void {
         onRecord: (record) => {
           if (progressToken === undefined) return;
           const progress = Number(record.progress);
-          extra
-            .sendNotification({
-              method: 'notifications/progress',
-              params: {
-                progressToken,
-                progress: Number.isFinite(progress) ? progress : 0,
-                total: 100,
-                message: `Site audit ${id}: ${String(record.status)}`,
-              },
-            })
+          const params = {
+            progressToken,
+            progress: Number.isFinite(progress) ? progress : 0,
+            total: 100,
+            message: `Site audit ${id}: ${String(record.status)}`,
+          };
+          notified = notified
+            .then(() => extra.sendNotification({ method: 'notifications/progress', params }))
             .catch(() => undefined);
         },
       });
+      await notified;
       return auditResult(id, accepted, started.meta, outcome);
     },
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { GSC_DIMENSIONS, GSC_SORTS } from '@app/core';
 import { toToolResult } from '../tool-result';
-import { COST, GSC_DIMENSIONS, GSC_SORTS, id, plainDate, withFallback } from './schemas';
+import { COST, id, plainDate, withFallback } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
 
 /** Your-data tools: what the account already collected (rank tracking, Search Console, AI visibility). */

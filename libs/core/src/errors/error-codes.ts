@@ -26,3 +26,23 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export function statusOf(code: ErrorCode): number {
   return ERROR_STATUS[code];
 }
+
+/** The code of an error that carries only an HTTP status (Nest's, the body parser's). */
+const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_ERROR',
+  429: 'RATE_LIMITED',
+  502: 'UPSTREAM_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** The code for an HTTP status: its own, else BAD_REQUEST below 500 and SERVER_ERROR above. */
+export function codeOfStatus(status: number): ErrorCode {
+  return CODE_OF_STATUS[status] ?? (status < 500 ? 'BAD_REQUEST' : 'SERVER_ERROR');
+}

@@ -1,14 +1,34 @@
-/** Shapes of the public response envelope. Only the envelope interceptor and the exception filter build them. */
+import type { ErrorCode } from '../errors/error-codes';
+
+/**
+ * Shapes of the public response envelope (spec: Response envelope). The HTTP adapter's
+ * `reply()` builds the success shapes and the exception filter the error shape; both go
+ * through the builders in libs/gateway/src/envelope.ts, typed by these interfaces.
+ */
+export interface EnvelopeMeta {
+  /** ISO 8601 with offset. */
+  timestamp: string;
+  request_id?: string;
+  [member: string]: unknown;
+}
+
 export interface SuccessEnvelope<T = unknown> {
   success: true;
   data: T;
-  meta: Record<string, unknown>;
+  meta: EnvelopeMeta;
+}
+
+/** The documented exception: the 202 job acceptance has job_id, status and poll at top level. */
+export interface TopLevelEnvelope {
+  success: true;
+  meta: EnvelopeMeta;
+  [member: string]: unknown;
 }
 
 export interface ErrorEnvelope {
   success: false;
-  error: { code: string; message: string; details?: unknown };
-  meta: Record<string, unknown>;
+  error: { code: ErrorCode; message: string; details?: unknown };
+  meta: EnvelopeMeta;
 }
 
 /** A handler result that adds members to meta beside the data. */

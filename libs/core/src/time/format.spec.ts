@@ -3,6 +3,7 @@ import {
   monthStart,
   nextMonthStart,
   parsePlainDate,
+  parseRecordTimestamp,
   plainDate,
   recordTimestamp,
 } from './format';
@@ -33,5 +34,15 @@ describe('time formats', () => {
     expect(parsePlainDate('2023-02-29')).toBeNull();
     expect(parsePlainDate('2023-2-1')).toBeNull();
     expect(parsePlainDate('2023-02-01T00:00')).toBeNull();
+  });
+
+  it('parses only real record timestamps (YYYY-MM-DD HH:MM:SS, UTC)', () => {
+    expect(recordTimestamp(parseRecordTimestamp('2024-02-29 23:59:59'))).toBe(
+      '2024-02-29 23:59:59',
+    );
+    expect(parseRecordTimestamp('2023-02-29 00:00:00')).toBeNull();
+    expect(parseRecordTimestamp('2026-01-01 24:00:00')).toBeNull();
+    expect(parseRecordTimestamp('2026-01-01T06:00:00')).toBeNull();
+    expect(parseRecordTimestamp('2026-01-01 6:00:00')).toBeNull();
   });
 });

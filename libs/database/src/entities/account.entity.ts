@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
@@ -8,7 +9,11 @@ import {
 
 export type PlanName = 'free' | 'starter' | 'pro' | 'agency';
 
+/** A customer account. Schema: migration 1763700000000 (foundation). */
 @Entity({ name: 'accounts' })
+@Check('accounts_name_check', 'length(name) BETWEEN 1 AND 200')
+@Check('accounts_plan_check', `plan IN ('free', 'starter', 'pro', 'agency')`)
+@Check('accounts_credits_check', 'credits >= 0')
 export class AccountEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -19,11 +24,12 @@ export class AccountEntity {
   @Column({ type: 'text' })
   plan: PlanName;
 
-  @Column({ type: 'integer' })
+  /** The credit balance; changed only together with a credit_ledger row. */
+  @Column({ type: 'integer', default: 0 })
   credits: number;
 
   /** Per-account limit overrides; members named like the admin `limits` object. */
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: {} })
   overrides: Record<string, number | 'unlimited'>;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

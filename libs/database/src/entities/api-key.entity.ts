@@ -1,10 +1,23 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  ForeignKey,
+  Index,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
+import { AccountEntity } from './account.entity';
 
+/** An API key of an account. Schema: migration 1763700000000 (foundation). */
 @Entity({ name: 'api_keys' })
+@Unique('api_keys_key_hash_key', ['keyHash'])
+@Index('api_keys_account_idx', ['accountId'])
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
+  @ForeignKey(() => AccountEntity, { name: 'api_keys_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 

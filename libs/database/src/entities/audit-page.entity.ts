@@ -1,8 +1,21 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { AuditEntity } from './audit.entity';
 
-/** Per-page findings of an audit, in crawl order. */
+/** One issue found on a page, as stored (jsonb). */
+export interface StoredPageIssue {
+  rule: string;
+  severity: string;
+  url: string;
+  detail?: string;
+}
+
+/**
+ * Per-page findings of an audit, in crawl order. Schema: migration 1764000000000; statements
+ * in libs/site-audit (AuditsRepository).
+ */
 @Entity({ name: 'audit_pages' })
 export class AuditPageEntity {
+  @ForeignKey(() => AuditEntity, { name: 'audit_pages_audit_id_fkey', onDelete: 'CASCADE' })
   @PrimaryColumn({ name: 'audit_id', type: 'text' })
   auditId: string;
 
@@ -46,5 +59,5 @@ export class AuditPageEntity {
   noindex: boolean;
 
   @Column({ type: 'jsonb' })
-  issues: unknown[];
+  issues: StoredPageIssue[];
 }

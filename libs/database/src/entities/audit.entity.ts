@@ -1,14 +1,43 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
+import { AccountEntity } from './account.entity';
+import { JobEntity } from './job.entity';
 
-/** A finished site audit (the report page reads it). */
+/** One entry of an audit's rule summary, as stored (jsonb). */
+export interface StoredRuleSummary {
+  rule: string;
+  severity: string;
+  title: string;
+  count: number;
+  urls: string[];
+}
+
+/** One GEO check of an audit, as stored (jsonb). */
+export interface StoredGeoCheck {
+  check: string;
+  passed: boolean;
+  weight: number;
+  detail?: string;
+}
+
+/**
+ * A finished site audit (the report page reads it). Schema: migration 1764000000000;
+ * statements in libs/site-audit (AuditsRepository).
+ */
 @Entity({ name: 'audits' })
+@Check('audits_id_check', `id ~ '^aud_[0-9A-Za-z]{22}$'`)
+@Check('audits_pages_crawled_check', 'pages_crawled >= 0')
+@Unique('audits_job_id_key', ['jobId'])
+// An account's audits, newest first: (account_id, created_at DESC); TypeORM cannot express DESC.
+@Index('audits_account_idx', { synchronize: false })
 export class AuditEntity {
   @PrimaryColumn({ type: 'text' })
   id: string;
 
+  @ForeignKey(() => JobEntity, { name: 'audits_job_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'job_id', type: 'text' })
   jobId: string;
 
+  @ForeignKey(() => AccountEntity, { name: 'audits_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
@@ -46,10 +75,10 @@ export class AuditEntity {
   issuesTotal: number;
 
   @Column({ name: 'rule_summary', type: 'jsonb' })
-  ruleSummary: unknown[];
+  ruleSummary: StoredRuleSummary[];
 
   @Column({ name: 'geo_checks', type: 'jsonb' })
-  geoChecks: unknown[];
+  geoChecks: StoredGeoCheck[];
 
   @Column({ type: 'boolean' })
   truncated: boolean;

@@ -1,6 +1,10 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { CreditLedgerEntity } from './credit-ledger.entity';
+import { ApiCallMeterEntity } from './api-call-meter.entity';
+import { FeatureUsageEntity } from './feature-usage.entity';
+import { ResearchCacheEntity } from './research-cache.entity';
+import { ResearchReservationEntity } from './research-reservation.entity';
 import { JobEntity } from './job.entity';
 import { SiteAuditPageBudgetEntity } from './site-audit-page-budget.entity';
 import { AuditEntity } from './audit.entity';
@@ -21,6 +25,10 @@ import {
 export * from './account.entity';
 export * from './api-key.entity';
 export * from './credit-ledger.entity';
+export * from './api-call-meter.entity';
+export * from './feature-usage.entity';
+export * from './research-cache.entity';
+export * from './research-reservation.entity';
 export * from './job.entity';
 export * from './site-audit-page-budget.entity';
 export * from './audit.entity';
@@ -34,6 +42,10 @@ export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
   CreditLedgerEntity,
+  ApiCallMeterEntity,
+  FeatureUsageEntity,
+  ResearchCacheEntity,
+  ResearchReservationEntity,
   JobEntity,
   SiteAuditPageBudgetEntity,
   AuditEntity,

@@ -1,13 +1,42 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { AccountEntity } from './account.entity';
 
 export type JobStatus = 'queued' | 'running' | 'complete' | 'failed';
 
-/** An async job as clients see it (GET /jobs/:id). Queries live in libs/jobs. */
+/** A jsonb object (members are JSON values: scalars, arrays, objects). */
+export type JsonObject = Record<string, string | number | boolean | null | object>;
+
+/** Why a job failed: a stable machine-readable code and a human message. */
+export interface JobError {
+  code: string;
+  message: string;
+}
+
+/**
+ * An async job as clients see it (GET /jobs/:id). Schema: migration 1764000000000; statements
+ * in libs/site-audit (JobsRepository).
+ */
 @Entity({ name: 'jobs' })
+@Check('jobs_id_check', `id ~ '^job_[0-9A-Za-z]{22}$'`)
+@Check('jobs_endpoint_check', 'length(endpoint) BETWEEN 1 AND 64')
+@Check('jobs_status_check', `status IN ('queued', 'running', 'complete', 'failed')`)
+@Check('jobs_progress_check', 'progress BETWEEN 0 AND 100')
+@Check('jobs_attempts_check', 'attempts >= 0')
+@Check(
+  'jobs_completed_at_iff_terminal',
+  `(status IN ('complete', 'failed')) = (completed_at IS NOT NULL)`,
+)
+@Check('jobs_complete_has_data', `status <> 'complete' OR data IS NOT NULL`)
+@Check('jobs_failed_has_error', `status <> 'failed' OR error IS NOT NULL`)
+// An account's jobs, newest first: (account_id, created_at DESC); TypeORM cannot express DESC.
+@Index('jobs_account_idx', { synchronize: false })
+// The sweeper: open jobs by deadline / age.
+@Index('jobs_open_idx', ['deadlineAt'], { where: `status IN ('queued', 'running')` })
 export class JobEntity {
   @PrimaryColumn({ type: 'text' })
   id: string;
 
+  @ForeignKey(() => AccountEntity, { name: 'jobs_account_id_fkey', onDelete: 'CASCADE' })
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
 
@@ -17,24 +46,26 @@ export class JobEntity {
   @Column({ type: 'text' })
   status: JobStatus;
 
-  @Column({ type: 'smallint' })
+  @Column({ type: 'smallint', default: 0 })
   progress: number;
 
-  @Column({ type: 'jsonb' })
-  params: Record<string, unknown>;
+  @Column({ type: 'jsonb', default: {} })
+  params: JsonObject;
 
   @Column({ type: 'jsonb', nullable: true })
-  data: Record<string, unknown> | null;
+  data: JsonObject | null;
 
   @Column({ type: 'jsonb', nullable: true })
-  error: { code: string; message: string } | null;
+  error: JobError | null;
 
-  @Column({ type: 'integer' })
+  @Column({ type: 'integer', default: 0 })
   attempts: number;
 
+  /** Calendar month (YYYY-MM-DD) of the crawl-count unit reserved for the job (for a refund). */
   @Column({ name: 'quota_period_start', type: 'date', nullable: true })
   quotaPeriodStart: string | null;
 
+  /** The request id of the POST that created the job (support look-ups). */
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
 

@@ -1,40 +1,78 @@
-import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  ForeignKey,
+  Index,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
+import { AccountEntity } from './account.entity';
 
 /** A rank-tracking project (natural key: account_id + domain). Schema: migration 1763800000000. */
 @Entity({ name: 'rank_projects' })
+@Unique('rank_projects_natural_key', ['accountId', 'domain'])
 export class RankProjectEntity {
   @PrimaryGeneratedColumn() id: number;
-  @Column({ name: 'account_id', type: 'integer' }) accountId: number;
+  @ForeignKey(() => AccountEntity, { name: 'rank_projects_account_id_fkey', onDelete: 'CASCADE' })
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
   @Column({ type: 'text' }) domain: string;
   @Column({ type: 'text' }) name: string;
-  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }
 
 /** A tracked keyword (natural key: project + keyword + country + language + device). */
 @Entity({ name: 'tracked_keywords' })
+@Unique('tracked_keywords_natural_key', ['projectId', 'keyword', 'country', 'language', 'device'])
+// GET /rank/keywords (all projects, or one project) in id order.
+@Index('tracked_keywords_account_idx', ['accountId', 'projectId', 'id'])
 export class TrackedKeywordEntity {
   @PrimaryGeneratedColumn() id: number;
-  @Column({ name: 'account_id', type: 'integer' }) accountId: number;
-  @Column({ name: 'project_id', type: 'integer' }) projectId: number;
+  @ForeignKey(() => AccountEntity, {
+    name: 'tracked_keywords_account_id_fkey',
+    onDelete: 'CASCADE',
+  })
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
+  @ForeignKey(() => RankProjectEntity, {
+    name: 'tracked_keywords_project_id_fkey',
+    onDelete: 'CASCADE',
+  })
+  @Column({ name: 'project_id', type: 'integer' })
+  projectId: number;
   @Column({ type: 'text' }) keyword: string;
   @Column({ type: 'text' }) country: string;
   @Column({ type: 'text' }) language: string;
   @Column({ type: 'text' }) device: string;
-  @Column({ type: 'text' }) status: string;
+  @Column({ type: 'text', default: 'active' }) status: string;
   @Column({ type: 'integer', nullable: true }) difficulty: number | null;
   @Column({ name: 'search_volume', type: 'integer', nullable: true }) searchVolume: number | null;
+  /** numeric(12,2): read as a string by the driver. */
   @Column({ type: 'numeric', precision: 12, scale: 2, nullable: true }) cpc: string | null;
-  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }
 
-/** One check of a keyword on one date; position null = not ranked. */
+/**
+ * One check of a keyword on one date; position null = not ranked. The primary key
+ * (keyword_id, check_date) serves "latest two checks" and the history window.
+ */
 @Entity({ name: 'rank_checks' })
+@Check('rank_checks_position_check', 'position IS NULL OR position >= 1')
 export class RankCheckEntity {
-  @PrimaryColumn({ name: 'keyword_id', type: 'integer' }) keywordId: number;
+  @ForeignKey(() => TrackedKeywordEntity, {
+    name: 'rank_checks_keyword_id_fkey',
+    onDelete: 'CASCADE',
+  })
+  @PrimaryColumn({ name: 'keyword_id', type: 'integer' })
+  keywordId: number;
   @PrimaryColumn({ name: 'check_date', type: 'date' }) checkDate: string;
-  @Column({ name: 'account_id', type: 'integer' }) accountId: number;
+  @ForeignKey(() => AccountEntity, { name: 'rank_checks_account_id_fkey', onDelete: 'CASCADE' })
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
   @Column({ type: 'integer', nullable: true }) position: number | null;
   @Column({ name: 'landing_page', type: 'text', nullable: true }) landingPage: string | null;
   @Column({ name: 'gsc_clicks', type: 'integer', nullable: true }) gscClicks: number | null;
@@ -43,16 +81,16 @@ export class RankCheckEntity {
   @Column({ name: 'gsc_ctr', type: 'double precision', nullable: true }) gscCtr: number | null;
   @Column({ name: 'gsc_average_position', type: 'double precision', nullable: true })
   gscAveragePosition: number | null;
-  @Column({ name: 'featured_snippet', type: 'boolean' }) featuredSnippet: boolean;
-  @Column({ name: 'ai_overview', type: 'boolean' }) aiOverview: boolean;
-  @Column({ name: 'people_also_ask', type: 'boolean' }) peopleAlsoAsk: boolean;
-  @Column({ name: 'local_pack', type: 'boolean' }) localPack: boolean;
-  @Column({ type: 'boolean' }) images: boolean;
-  @Column({ type: 'boolean' }) videos: boolean;
-  @Column({ type: 'boolean' }) shopping: boolean;
-  @Column({ name: 'knowledge_graph', type: 'boolean' }) knowledgeGraph: boolean;
-  @Column({ type: 'boolean' }) sitelinks: boolean;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+  @Column({ name: 'featured_snippet', type: 'boolean', default: false }) featuredSnippet: boolean;
+  @Column({ name: 'ai_overview', type: 'boolean', default: false }) aiOverview: boolean;
+  @Column({ name: 'people_also_ask', type: 'boolean', default: false }) peopleAlsoAsk: boolean;
+  @Column({ name: 'local_pack', type: 'boolean', default: false }) localPack: boolean;
+  @Column({ type: 'boolean', default: false }) images: boolean;
+  @Column({ type: 'boolean', default: false }) videos: boolean;
+  @Column({ type: 'boolean', default: false }) shopping: boolean;
+  @Column({ name: 'knowledge_graph', type: 'boolean', default: false }) knowledgeGraph: boolean;
+  @Column({ type: 'boolean', default: false }) sitelinks: boolean;
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }
 
 /** The SERP-feature boolean columns of rank_checks, in column order. */

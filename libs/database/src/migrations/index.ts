@@ -2,6 +2,7 @@ import { Foundation1763700000000 } from './1763700000000-foundation';
 import { Research1763900000000 } from './1763900000000-research';
 import { YourData1763800000000 } from './1763800000000-your-data';
 import { SiteAuditJobs1764000000000 } from './1764000000000-site-audit-jobs';
+import { GscPrimaryKeys1764100000000 } from './1764100000000-gsc-primary-keys';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   Research1763900000000,
   YourData1763800000000,
   SiteAuditJobs1764000000000,
+  GscPrimaryKeys1764100000000,
 ];

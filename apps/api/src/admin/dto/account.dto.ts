@@ -1,22 +1,20 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsIn,
   IsInt,
-  IsNotEmpty,
   IsObject,
   IsOptional,
-  IsString,
-  MaxLength,
+  Max,
   Min,
   ValidateBy,
   ValidateNested,
   ValidationOptions,
-  Max,
 } from 'class-validator';
 import { PlanName } from '@app/database';
 import { PLAN_NAMES } from '@app/billing';
-import { Trim } from '@app/gateway';
+import { Text } from '@app/gateway';
 
 const MAX_LIMIT = 1_000_000_000;
 
@@ -38,46 +36,41 @@ function IsOverride(allowUnlimited: boolean, options?: ValidationOptions): Prope
   );
 }
 
+/**
+ * An optional limit override: null (remove), a whole number, or "unlimited" where allowed.
+ * Decorators listed bottom-up (the order they would apply when stacked on the property).
+ */
+function Override(allowUnlimited = false): PropertyDecorator {
+  return applyDecorators(
+    IsOverride(allowUnlimited),
+    IsOptional(),
+    ApiPropertyOptional(
+      allowUnlimited
+        ? { oneOf: [{ type: 'integer' }, { type: 'string', enum: ['unlimited'] }], nullable: true }
+        : { type: 'integer', nullable: true },
+    ),
+  );
+}
+
 export class OverridesDto {
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'integer' }, { type: 'string', enum: ['unlimited'] }],
-    nullable: true,
-  })
-  @IsOptional()
-  @IsOverride(true)
+  @Override(true)
   api_calls_per_month?: number | 'unlimited' | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @IsOverride(false)
+  @Override()
   requests_per_minute?: number | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @IsOverride(false)
+  @Override()
   keyword_research_per_month?: number | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @IsOverride(false)
+  @Override()
   backlinks_per_month?: number | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @IsOverride(false)
+  @Override()
   site_audit_crawls_per_month?: number | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @IsOverride(false)
+  @Override()
   site_audit_pages_per_crawl?: number | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @IsOverride(false)
+  @Override()
   site_audit_rolling_page_budget?: number | null;
 }
 
 export class CreateAccountDto {
-  @ApiProperty({ maxLength: 200 })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @Text(200)
   name: string;
 
   @ApiProperty({ enum: PLAN_NAMES })
@@ -86,12 +79,7 @@ export class CreateAccountDto {
 }
 
 export class UpdateAccountDto {
-  @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @Text(200, { optional: true })
   name?: string;
 
   @ApiPropertyOptional({ enum: PLAN_NAMES })
@@ -108,11 +96,7 @@ export class UpdateAccountDto {
 }
 
 export class CreateApiKeyDto {
-  @ApiProperty({ maxLength: 100 })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
+  @Text(100)
   label: string;
 }
 
@@ -126,10 +110,6 @@ export class CreditsDto {
   @Max(MAX_LIMIT)
   amount: number;
 
-  @ApiProperty({ maxLength: 200 })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @Text(200)
   reason: string;
 }

@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import { parseRecordTimestamp } from '@app/core';
+import { GscPropertyEntity, Sql, SqlScope, lockAccountRow, upserted } from '@app/database';
+import { CreateGscPropertyDto, GscRowDto } from './gsc-ingestion.dto';
+
+const DIM_CASE = `CASE WHEN GROUPING(query) = 0 THEN 'query'
+                WHEN GROUPING(page) = 0 THEN 'page'
+                WHEN GROUPING(country) = 0 THEN 'country'
+                WHEN GROUPING(device) = 0 THEN 'device'
+                WHEN GROUPING(search_appearance) = 0 THEN 'searchAppearance'
+                ELSE 'date' END`;
+const KEY_EXPR = `COALESCE(query, page, country, device, search_appearance, to_char(date, 'YYYY-MM-DD'))`;
+
+/**
+ * Rebuilds the daily per-dimension rollups of the given dates from the raw facts (one
+ * statement, GROUPING SETS). Used by bulk loads (the large-data seed script) and to repair.
+ * `$1` = property id, `$2` = date[] of the dates to rebuild.
+ */
+const REBUILD_ROLLUPS_SQL = `
+  INSERT INTO gsc_daily_rollups (property_id, account_id, dim, date, key, clicks, impressions, position_weighted)
+  SELECT property_id, account_id, dim, date, key, clicks, impressions, position_weighted FROM (
+    SELECT property_id, account_id, date,
+           ${DIM_CASE} AS dim,
+           ${KEY_EXPR} AS key,
+           sum(clicks) AS clicks, sum(impressions) AS impressions,
+           sum(position * impressions) AS position_weighted
+    FROM gsc_rows
+    WHERE property_id = $1 AND date = ANY($2::date[])
+    GROUP BY property_id, account_id, date,
+             GROUPING SETS ((query), (page), (country), (device), (search_appearance), ())
+  ) g
+  WHERE NOT (dim = 'searchAppearance' AND key = '')`;
+
+/**
+ * Upserts a batch of facts and applies their deltas to the rollups, in one statement. All
+ * parts of a WITH statement read the same snapshot, so `d` sees the values stored before
+ * this batch. Cost is proportional to the batch, not to the data already stored.
+ * $1 property, $2 account, $3..$11 the columns as arrays.
+ */
+const UPSERT_ROWS_WITH_DELTAS_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                         $9::int[], $10::int[], $11::float8[])
+      AS u(date, query, page, country, device, search_appearance, clicks, impressions, position)
+  ), d AS (
+    SELECT i.date, i.query, i.page, i.country, i.device, i.search_appearance,
+           i.clicks - COALESCE(g.clicks, 0) AS dc,
+           i.impressions - COALESCE(g.impressions, 0) AS di,
+           i.position * i.impressions - COALESCE(g.position * g.impressions, 0) AS dp
+    FROM input i
+    LEFT JOIN gsc_rows g
+      ON g.property_id = $1 AND g.date = i.date AND g.query = i.query AND g.page = i.page
+     AND g.country = i.country AND g.device = i.device AND g.search_appearance = i.search_appearance
+  ), up AS (
+    INSERT INTO gsc_rows (property_id, account_id, date, query, page, country, device, search_appearance,
+                          clicks, impressions, position)
+    SELECT $1, $2, i.* FROM input i
+    ON CONFLICT (property_id, date, query, page, country, device, search_appearance) DO UPDATE SET
+      clicks = EXCLUDED.clicks, impressions = EXCLUDED.impressions, position = EXCLUDED.position
+    RETURNING 1
+  ), g AS (
+    SELECT date, ${DIM_CASE} AS dim, ${KEY_EXPR} AS key, sum(dc) AS dc, sum(di) AS di, sum(dp) AS dp
+    FROM d
+    GROUP BY date, GROUPING SETS ((query), (page), (country), (device), (search_appearance), ())
+  ), daily AS (
+    INSERT INTO gsc_daily_rollups (property_id, account_id, dim, date, key, clicks, impressions, position_weighted)
+    SELECT $1, $2, dim, date, key, dc, di, dp FROM g WHERE NOT (dim = 'searchAppearance' AND key = '')
+    ON CONFLICT (property_id, dim, date, key) DO UPDATE SET
+      clicks = gsc_daily_rollups.clicks + EXCLUDED.clicks,
+      impressions = gsc_daily_rollups.impressions + EXCLUDED.impressions,
+      position_weighted = gsc_daily_rollups.position_weighted + EXCLUDED.position_weighted
+    RETURNING 1
+  )
+  INSERT INTO gsc_monthly_rollups (property_id, account_id, dim, month, key, clicks, impressions, position_weighted)
+  SELECT $1, $2, dim, date_trunc('month', date)::date, key, sum(dc), sum(di), sum(dp)
+  FROM g WHERE dim <> 'date' AND NOT (dim = 'searchAppearance' AND key = '')
+  GROUP BY dim, date_trunc('month', date), key
+  ON CONFLICT (property_id, dim, month, key) DO UPDATE SET
+    clicks = gsc_monthly_rollups.clicks + EXCLUDED.clicks,
+    impressions = gsc_monthly_rollups.impressions + EXCLUDED.impressions,
+    position_weighted = gsc_monthly_rollups.position_weighted + EXCLUDED.position_weighted`;
+
+/**
+ * Rebuilds the calendar-month rollups (every dim but date) of the months `$2` (month
+ * starts) from the daily rollups. `$1` = property id.
+ */
+const REBUILD_MONTHLY_ROLLUPS_SQL = `
+  INSERT INTO gsc_monthly_rollups (property_id, account_id, dim, month, key, clicks, impressions, position_weighted)
+  SELECT r.property_id, r.account_id, r.dim, m.month, r.key,
+         sum(r.clicks), sum(r.impressions), sum(r.position_weighted)
+  FROM unnest($2::date[]) AS m(month)
+  JOIN gsc_daily_rollups r
+    ON r.property_id = $1 AND r.date >= m.month AND r.date < (m.month + interval '1 month')::date
+  WHERE r.dim <> 'date'
+  GROUP BY r.property_id, r.account_id, r.dim, m.month, r.key`;
+
+/** Month starts (YYYY-MM-01) of the given dates, without duplicates. */
+function monthsOf(dates: string[]): string[] {
+  return [...new Set(dates.map((d) => `${d.slice(0, 7)}-01`))];
+}
+
+/** What a property upsert answers. */
+export type GscPropertyRow = Pick<
+  GscPropertyEntity,
+  | 'id'
+  | 'propertyUri'
+  | 'displayName'
+  | 'status'
+  | 'googleEmail'
+  | 'isSandbox'
+  | 'lastSyncedAt'
+  | 'lastSyncStatus'
+>;
+
+/** Writes of GSC properties, daily fact rows and their rollups (admin ingestion, bulk loads). */
+@Injectable()
+export class GscIngestionRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Creates the property, or updates the account's property with the same URI. null: no such account. */
+  async upsertProperty(accountId: number, p: CreateGscPropertyDto, now: Date) {
+    return upserted(
+      await this.sql.one<GscPropertyRow & { created: boolean }>(
+        `INSERT INTO gsc_properties (account_id, property_uri, display_name, status, google_email, is_sandbox,
+           last_synced_at, last_sync_status, created_at, updated_at)
+         SELECT a.id, $2, $3, $4, $5, $6, $7, $8, $9, $9 FROM accounts a WHERE a.id = $1
+         ON CONFLICT ON CONSTRAINT gsc_properties_natural_key DO UPDATE SET
+           display_name = EXCLUDED.display_name, status = EXCLUDED.status, google_email = EXCLUDED.google_email,
+           is_sandbox = EXCLUDED.is_sandbox, last_synced_at = EXCLUDED.last_synced_at,
+           last_sync_status = EXCLUDED.last_sync_status, updated_at = EXCLUDED.updated_at
+         RETURNING id, property_uri AS "propertyUri", display_name AS "displayName", status,
+                   google_email AS "googleEmail", is_sandbox AS "isSandbox", last_synced_at AS "lastSyncedAt",
+                   last_sync_status AS "lastSyncStatus", (xmax = 0) AS created`,
+        [
+          accountId,
+          p.property_uri,
+          p.display_name,
+          p.status ?? 'active',
+          p.google_email,
+          p.is_sandbox ?? false,
+          p.last_synced_at ? parseRecordTimestamp(p.last_synced_at) : null,
+          p.last_sync_status ?? null,
+          now,
+        ],
+      ),
+    );
+  }
+
+  /**
+   * Stores a batch of daily facts in one transaction: upsert on the natural key (date ×
+   * query × page × country × device × search appearance; within a batch the last entry of a
+   * key wins) and add each row's change (new − stored) to the daily and monthly rollups, in
+   * one statement. The property row is locked first, so batches of one property are
+   * serialized and the "stored" values the deltas are computed from are exact. Returns the
+   * number of rows stored, or null when the property does not exist.
+   */
+  async storeRows(propertyId: number, rows: GscRowDto[]): Promise<number | null> {
+    const byKey = new Map<string, GscRowDto>();
+    for (const r of rows) {
+      const appearance = r.search_appearance ?? '';
+      byKey.set(JSON.stringify([r.date, r.query, r.page, r.country, r.device, appearance]), r);
+    }
+    const list = [...byKey.values()];
+    return this.sql.transaction(async (tx) => {
+      const accountId = await lockAccountRow(tx, GscPropertyEntity, propertyId);
+      if (accountId === null) return null;
+      await tx.run(UPSERT_ROWS_WITH_DELTAS_SQL, [
+        propertyId,
+        accountId,
+        list.map((r) => r.date),
+        list.map((r) => r.query),
+        list.map((r) => r.page),
+        list.map((r) => r.country),
+        list.map((r) => r.device),
+        list.map((r) => r.search_appearance ?? ''),
+        list.map((r) => r.clicks),
+        list.map((r) => r.impressions),
+        list.map((r) => r.position),
+      ]);
+      return list.length;
+    });
+  }
+
+  /**
+   * Replaces the daily rollups of `dates` and the monthly rollups of their months for one
+   * property from the raw facts (bulk loads, repair). Runs in `tx` when given (e.g. the
+   * transaction of a bulk load), else in its own transaction.
+   */
+  async rebuildRollups(propertyId: number, dates: string[], tx?: SqlScope): Promise<void> {
+    if (!tx) return this.sql.transaction((own) => this.rebuildRollups(propertyId, dates, own));
+    const months = monthsOf(dates);
+    await tx.run(
+      `DELETE FROM gsc_daily_rollups WHERE property_id = $1 AND date = ANY($2::date[])`,
+      [propertyId, dates],
+    );
+    await tx.run(REBUILD_ROLLUPS_SQL, [propertyId, dates]);
+    await tx.run(
+      `DELETE FROM gsc_monthly_rollups WHERE property_id = $1 AND month = ANY($2::date[])`,
+      [propertyId, months],
+    );
+    await tx.run(REBUILD_MONTHLY_ROLLUPS_SQL, [propertyId, months]);
+  }
+}

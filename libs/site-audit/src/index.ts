@@ -1,0 +1,15 @@
+export * from './ids';
+export * from './sanitize';
+export * from './page-budget';
+export * from './progress-reporter';
+export * from './crawl-failure';
+export * from './job-record.mapper';
+export * from './audit.mapper';
+export * from './report-page';
+export * from './site-audit.queue';
+export type { AuditReport } from './audits.repository';
+export * from './site-audit-jobs.service';
+export * from './site-audit.service';
+export * from './audit-report.service';
+export * from './audit-sweeper.service';
+export * from './site-audit.module';

@@ -1,0 +1,215 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@app/core';
+import type { AuditResult } from '@app/crawler';
+import type { JobEntity, JobError } from '@app/database';
+import { FeatureQuotaService } from '@app/billing';
+import { CompletingJob, toAuditEntity, toAuditPage, toJobData } from './audit.mapper';
+import { AuditsRepository } from './audits.repository';
+import { JobRecord, SiteAuditJobData, toJobRecord } from './job-record.mapper';
+import { JobsRepository } from './jobs.repository';
+import { effectiveMaxPages, pageBudgetResetsAt, pageBudgetWindowStart } from './page-budget';
+import { PageBudgetRepository } from './page-budget.repository';
+import { SITE_AUDIT_ENDPOINT } from './site-audit.queue';
+
+export interface SiteAuditParams {
+  url: string;
+  depth: number;
+  max_pages: number;
+  requested_max_pages: number;
+}
+
+export interface NewSiteAuditJob {
+  jobId: string;
+  accountId: number;
+  url: string;
+  depth: number;
+  requestedPages: number;
+  pagesPerCrawl: number;
+  rollingBudget: number;
+  /** Calendar month of the crawl-count unit already reserved (for the refund). */
+  quotaPeriodStart: string;
+  requestId: string | null;
+  now: Date;
+  deadlineAt: Date;
+}
+
+export type CreateResult =
+  | { ok: true; maxPages: number }
+  | { ok: false; quota: 'site_audit_pages_per_crawl'; limit: number }
+  | {
+      ok: false;
+      quota: 'site_audit_rolling_page_budget';
+      limit: number;
+      used: number;
+      resetsAt: Date | null;
+    };
+
+/** How a failed site audit settles its quota. */
+export interface FailureSettlement {
+  /** Our fault (internal error, deadline, lost job): give the crawl count and all pages back. */
+  refund: boolean;
+  /** Pages actually fetched before the failure (kept on the budget when not refunded). */
+  pagesUsed: number;
+}
+
+/**
+ * The life of a site-audit job with its quota: the job row (JobsRepository), the rolling
+ * page-budget ledger (PageBudgetRepository, one row per job), the monthly crawl count
+ * (FeatureQuotaService 'site_audit_crawls') and the stored audit (AuditsRepository). The
+ * statements are in the repositories; what belongs together runs in one transaction here.
+ */
+@Injectable()
+export class SiteAuditJobsService {
+  private readonly logger = new Logger(SiteAuditJobsService.name);
+
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly budget: PageBudgetRepository,
+    private readonly audits: AuditsRepository,
+    private readonly quotas: FeatureQuotaService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Reserves the crawl's pages against the rolling 30-day budget and inserts the queued job
+   * row, in one short transaction. The account row is locked FOR UPDATE first: concurrent
+   * requests of the same account queue up there, and because READ COMMITTED takes a new
+   * snapshot for every statement, the SUM that follows the lock sees every reservation
+   * committed before it. (A single CTE statement would keep the snapshot taken before the
+   * lock wait and let two requests spend the same pages.) Nothing else holds the lock, and
+   * the transaction runs a few short statements, so the wait is brief.
+   */
+  async createQueued(input: NewSiteAuditJob): Promise<CreateResult> {
+    if (input.pagesPerCrawl < 1) {
+      return { ok: false, quota: 'site_audit_pages_per_crawl', limit: input.pagesPerCrawl };
+    }
+    return this.jobs.transaction(async (tx): Promise<CreateResult> => {
+      if (!(await this.budget.lockAccount(input.accountId, tx)))
+        throw new Error(`account ${input.accountId} not found`);
+      const windowStart = pageBudgetWindowStart(input.now);
+      const used = await this.budget.used(input.accountId, windowStart, tx);
+      const maxPages = effectiveMaxPages(
+        input.requestedPages,
+        input.pagesPerCrawl,
+        input.rollingBudget,
+        used,
+      );
+      if (maxPages < 1) {
+        const rows = await this.budget.windowRows(input.accountId, windowStart, tx);
+        return {
+          ok: false,
+          quota: 'site_audit_rolling_page_budget',
+          limit: input.rollingBudget,
+          used,
+          resetsAt: pageBudgetResetsAt(rows, input.rollingBudget, used),
+        };
+      }
+      const params: SiteAuditParams = {
+        url: input.url,
+        depth: input.depth,
+        max_pages: maxPages,
+        requested_max_pages: input.requestedPages,
+      };
+      await this.jobs.insertQueued(
+        {
+          id: input.jobId,
+          accountId: input.accountId,
+          endpoint: SITE_AUDIT_ENDPOINT,
+          params: { ...params },
+          quotaPeriodStart: input.quotaPeriodStart,
+          requestId: input.requestId,
+          createdAt: input.now,
+          deadlineAt: input.deadlineAt,
+        },
+        tx,
+      );
+      await this.budget.reserve(input.jobId, input.accountId, maxPages, input.now, tx);
+      return { ok: true, maxPages };
+    });
+  }
+
+  /** Pages counted against the rolling budget in the 30 days before `now`. */
+  pagesUsed(accountId: number, now: Date): Promise<number> {
+    return this.budget.used(accountId, pageBudgetWindowStart(now));
+  }
+
+  /** The job record of GET /jobs/:job_id, only when the job belongs to the account. */
+  async jobRecord(jobId: string, accountId: number): Promise<JobRecord | null> {
+    const job = await this.jobs.findForAccount(jobId, accountId);
+    return job ? toJobRecord(job, this.config.publicBaseUrl) : null;
+  }
+
+  /** queued | running → running as an attempt starts; null when the job already ended. */
+  markRunning(jobId: string, now: Date): Promise<JobEntity | null> {
+    return this.jobs.markRunning(jobId, now);
+  }
+
+  /** Raises a running job's progress; false when the job is no longer running. */
+  reportProgress(jobId: string, percent: number, now: Date): Promise<boolean> {
+    return this.jobs.reportProgress(jobId, percent, now);
+  }
+
+  /** Open jobs past their deadline, oldest first (the sweeper). */
+  overdue(now: Date, limit: number): Promise<JobEntity[]> {
+    return this.jobs.overdue(now, limit);
+  }
+
+  /** Open jobs created before `before`, oldest first (the sweeper's orphan check). */
+  openCreatedBefore(before: Date, limit: number): Promise<JobEntity[]> {
+    return this.jobs.openCreatedBefore(before, limit);
+  }
+
+  /**
+   * running → complete, in one transaction with the audit, its pages and the page-budget
+   * reconciliation (the ledger row drops to the pages actually crawled). Null, and nothing
+   * stored, when the job is no longer running (swept or ended by another worker).
+   */
+  completeWithAudit(
+    job: CompletingJob,
+    auditId: string,
+    result: AuditResult,
+    now: Date,
+  ): Promise<SiteAuditJobData | null> {
+    const data = toJobData(auditId, result);
+    return this.jobs.transaction(async (tx) => {
+      if (!(await this.jobs.complete(tx, job.jobId, data, now))) return null;
+      await this.audits.insert(
+        toAuditEntity(job, data, result, now),
+        result.pages.map((p, i) => toAuditPage(auditId, p, i)),
+        tx,
+      );
+      await this.budget.reconcile(job.jobId, data.pages_crawled, now, tx);
+      return data;
+    });
+  }
+
+  /**
+   * queued | running → failed, with its quota settled: the page-budget row drops to the pages
+   * actually fetched (0 when refunded), in the same transaction as the state change; when it
+   * was our fault the crawl count is released too. Only the actor whose UPDATE moved the row
+   * settles, so a job is never refunded twice. False when the job was already terminal.
+   */
+  async failAudit(
+    jobId: string,
+    error: JobError,
+    settlement: FailureSettlement,
+    now: Date,
+  ): Promise<boolean> {
+    const pages = settlement.refund ? 0 : Math.max(0, Math.floor(settlement.pagesUsed));
+    const failed = await this.jobs.transaction(async (tx) => {
+      const row = await this.jobs.fail(tx, jobId, error, now);
+      if (row) await this.budget.reconcile(jobId, pages, now, tx);
+      return row;
+    });
+    if (!failed) return false;
+    if (settlement.refund && failed.quotaPeriodStart) {
+      await this.quotas.release({
+        accountId: failed.accountId,
+        feature: 'site_audit_crawls',
+        periodStart: failed.quotaPeriodStart,
+      });
+      this.logger.log(`Job ${jobId} failed (${error.code}); crawl count and pages refunded`);
+    }
+    return true;
+  }
+}

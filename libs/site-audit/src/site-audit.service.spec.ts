@@ -1,0 +1,113 @@
+import { Logger } from '@nestjs/common';
+import { ApiError, ManualClock, loadConfig } from '@app/core';
+import type { AuthContext } from '@app/accounts';
+import { resolveLimits } from '@app/billing';
+import { SiteAuditService } from './site-audit.service';
+import { SiteAuditQueue } from './site-audit.queue';
+
+const auth: AuthContext = {
+  keyId: 1,
+  keyLabel: 'k',
+  accountId: 7,
+  plan: 'pro',
+  limits: resolveLimits('pro', {}),
+};
+const reservation = {
+  accountId: 7,
+  feature: 'site_audit_crawls' as const,
+  periodStart: '2026-11-01',
+};
+
+function service(
+  overrides: { add?: jest.Mock; createQueued?: jest.Mock; reserve?: jest.Mock } = {},
+) {
+  const queue = { add: overrides.add ?? jest.fn().mockResolvedValue({}) };
+  const jobs = {
+    createQueued: overrides.createQueued ?? jest.fn().mockResolvedValue({ ok: true, maxPages: 5 }),
+    failAudit: jest.fn().mockResolvedValue(true),
+    pagesUsed: jest.fn(),
+  };
+  const quotas = {
+    reserve: overrides.reserve ?? jest.fn().mockResolvedValue(reservation),
+    release: jest.fn(),
+  };
+  const accounts = { registerUsageContributor: jest.fn() };
+  const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: 'true' });
+  const svc = new SiteAuditService(
+    config,
+    new SiteAuditQueue(queue as never),
+    jobs as never,
+    quotas as never,
+    accounts as never,
+    new ManualClock(new Date('2026-11-21T12:00:00Z')),
+  );
+  return { svc, queue, jobs, quotas };
+}
+
+const body = { url: 'http://127.0.0.1:9/', max_pages: 5 };
+
+describe('SiteAuditService: reservations are given back on every failure path', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  it('enqueue failure: the job is failed with ENQUEUE_FAILED and the crawl + pages refunded; 500 SERVER_ERROR', async () => {
+    const { svc, jobs } = service({ add: jest.fn().mockRejectedValue(new Error('redis down')) });
+    await expect(svc.start(auth, body, 'req-1')).rejects.toMatchObject({ code: 'SERVER_ERROR' });
+    expect(jobs.failAudit).toHaveBeenCalledWith(
+      expect.stringMatching(/^job_/),
+      expect.objectContaining({ code: 'ENQUEUE_FAILED' }),
+      { refund: true, pagesUsed: 0 },
+      expect.any(Date),
+    );
+  });
+
+  it('page budget used up: the reserved crawl is released and 429 QUOTA_EXCEEDED names the budget', async () => {
+    const { svc, quotas, queue } = service({
+      createQueued: jest.fn().mockResolvedValue({
+        ok: false,
+        quota: 'site_audit_rolling_page_budget',
+        limit: 10,
+        used: 10,
+        resetsAt: new Date('2026-12-01T08:00:00Z'),
+      }),
+    });
+    const err = (await svc.start(auth, body, 'req-2').catch((e: unknown) => e)) as ApiError;
+    expect(err.code).toBe('QUOTA_EXCEEDED');
+    expect(err.meta).toEqual({
+      quota: 'site_audit_rolling_page_budget',
+      limit: 10,
+      used: 10,
+      resets_at: '2026-12-01 08:00:00',
+    });
+    expect(quotas.release).toHaveBeenCalledWith(reservation);
+    expect(queue.add).not.toHaveBeenCalled();
+  });
+
+  it('a database error while creating the job releases the crawl', async () => {
+    const { svc, quotas } = service({
+      createQueued: jest.fn().mockRejectedValue(new Error('db down')),
+    });
+    await expect(svc.start(auth, body, 'req-3')).rejects.toThrow('db down');
+    expect(quotas.release).toHaveBeenCalledWith(reservation);
+  });
+
+  it('monthly crawl count used up: 429 with resets_at (next month) and nothing created', async () => {
+    const { svc, jobs } = service({ reserve: jest.fn().mockResolvedValue(null) });
+    const err = (await svc.start(auth, body, 'req-4').catch((e: unknown) => e)) as ApiError;
+    expect(err.code).toBe('QUOTA_EXCEEDED');
+    expect(err.meta).toMatchObject({
+      quota: 'site_audit_crawls_per_month',
+      resets_at: '2026-12-01',
+    });
+    expect(jobs.createQueued).not.toHaveBeenCalled();
+  });
+
+  it('enqueues ids only, with the BullMQ job id = the public job id', async () => {
+    const { svc, queue } = service();
+    const accepted = await svc.start(auth, body, 'req-5');
+    expect(queue.add).toHaveBeenCalledWith(
+      'crawl',
+      { jobId: accepted.jobId, accountId: 7 },
+      { jobId: accepted.jobId },
+    );
+    expect(accepted.maxPages).toBe(5);
+  });
+});
