@@ -15,7 +15,7 @@ export class CallMeterRepository {
    * on one disk. The statement commits asynchronously (set_config(..., true) applies to its
    * own implicit transaction only): still atomic and exact under concurrency; a PostgreSQL
    * crash could forget the last fraction of a second of counts. Credits, quotas and the
-   * ledger keep synchronous commits. See docs/metering.md. A named prepared statement: it
+   * ledger keep synchronous commits. See docs/pipeline-and-metering.md. A named prepared statement: it
    * runs on every API request.
    */
   async consume(

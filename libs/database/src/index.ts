@@ -6,5 +6,4 @@ export * from './redis.module';
 export { runMigrations, ensureDatabase } from './cli/migrate';
 export * from './sql';
 export * from './upserted';
-export * from './row-lock';
 export * from './schema-drift';

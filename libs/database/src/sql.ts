@@ -45,10 +45,31 @@ export class SqlScope {
   }
 }
 
+/** A row that belongs to an account. */
+interface AccountOwned {
+  id: number;
+  accountId: number;
+}
+
 /** A transaction's scope: every statement on it runs on the transaction's connection. */
 export class SqlTx extends SqlScope {
   constructor(manager: EntityManager) {
     super(manager);
+  }
+
+  /**
+   * Locks one row of an account-owned table until the transaction ends and answers its
+   * account id; null when there is no such row. `FOR NO KEY UPDATE`: a second writer of the
+   * same row waits, while readers and inserts of rows referencing it (foreign keys take
+   * `FOR KEY SHARE`) do not. Serializes the batches written under one parent row.
+   */
+  async lockAccountRow(entity: EntityTarget<AccountOwned>, id: number): Promise<number | null> {
+    const row = await this.repository(entity).findOne({
+      where: { id },
+      select: { id: true, accountId: true },
+      lock: { mode: 'for_no_key_update' },
+    });
+    return row?.accountId ?? null;
   }
 }
 

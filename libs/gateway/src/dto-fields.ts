@@ -73,6 +73,25 @@ export function QueryInt(min: number, max: number, options: FieldOptions = {}): 
   );
 }
 
+/** A JSON-body integer of at least `min` (and at most `max`, when given). */
+export function BodyInt(
+  min: number,
+  max: number | undefined,
+  options: FieldOptions = {},
+): PropertyDecorator {
+  return stack(
+    doc(options.optional, {
+      minimum: min,
+      ...(max === undefined ? {} : { maximum: max }),
+      ...options.api,
+    }),
+    ...optionalIf(options.optional),
+    IsInt(),
+    Min(min),
+    ...(max === undefined ? [] : [Max(max)]),
+  );
+}
+
 /** A query-string record id: a positive integer that fits PostgreSQL's integer. */
 export function QueryId(options: FieldOptions = {}): PropertyDecorator {
   return stack(

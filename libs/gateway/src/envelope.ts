@@ -88,7 +88,7 @@ export function toErrorEnvelope(
  * platform-express with the envelope applied where Nest writes a handler's result, the one
  * place every route's answer passes. This does what a global interceptor would, without the
  * rxjs chain and AsyncResource Nest 11 wraps around every interceptor call (about 40% of a
- * trivial route's throughput; docs/decisions/0001-envelope-in-adapter.md). Only statuses
+ * trivial route's throughput; docs/decisions/0001-envelope-and-metering-without-interceptors.md). Only statuses
  * below 400 are wrapped as success; an error that reaches Nest's base filter instead of
  * ours still leaves as an error envelope. The exception filter writes its own envelope.
  */

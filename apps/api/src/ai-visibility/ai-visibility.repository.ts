@@ -3,7 +3,6 @@ import {
   AiVisibilityCompetitorEntity,
   AiVisibilityProjectEntity,
   Sql,
-  lockAccountRow,
   upserted,
 } from '@app/database';
 import { CreateAiProjectDto, ScanDto } from './ai-visibility-ingestion.dto';
@@ -130,7 +129,7 @@ export class AiVisibilityRepository {
    */
   async storeScan(projectId: number, s: ScanDto, now: Date): Promise<ScanResult | null> {
     return this.sql.transaction(async (tx) => {
-      const accountId = await lockAccountRow(tx, AiVisibilityProjectEntity, projectId);
+      const accountId = await tx.lockAccountRow(AiVisibilityProjectEntity, projectId);
       if (accountId === null) return null;
       const snap = (await tx.one<{ id: number }>(
         `INSERT INTO ai_visibility_snapshots (account_id, project_id, snapshot_date, visibility_score, geo_score,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseRecordTimestamp } from '@app/core';
-import { GscPropertyEntity, Sql, SqlScope, lockAccountRow, upserted } from '@app/database';
+import { GscPropertyEntity, Sql, SqlScope, upserted } from '@app/database';
 import { CreateGscPropertyDto, GscRowDto } from './gsc-ingestion.dto';
 
 const DIM_CASE = `CASE WHEN GROUPING(query) = 0 THEN 'query'
@@ -162,7 +162,7 @@ export class GscIngestionRepository {
     }
     const list = [...byKey.values()];
     return this.sql.transaction(async (tx) => {
-      const accountId = await lockAccountRow(tx, GscPropertyEntity, propertyId);
+      const accountId = await tx.lockAccountRow(GscPropertyEntity, propertyId);
       if (accountId === null) return null;
       await tx.run(UPSERT_ROWS_WITH_DELTAS_SQL, [
         propertyId,

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { Text } from '@app/gateway';
+import { IsInt, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { BodyInt, Text } from '@app/gateway';
 import { DEFAULT_LOCATION_CODE, SUPPORTED_LANGUAGES } from '@app/providers';
 
 export class KeywordResearchDto {
@@ -34,16 +34,9 @@ export class KeywordResearchDto {
   @MaxLength(64)
   language_code?: string;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: 100,
-    default: 10,
-    description: 'Most related keywords',
+  @BodyInt(1, 100, {
+    optional: true,
+    api: { type: 'integer', default: 10, description: 'Most related keywords' },
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(100)
   limit?: number;
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   RankProjectEntity,
-  lockAccountRow,
   SERP_FEATURES,
   SerpFeature,
   Sql,
@@ -208,7 +207,7 @@ export class RankRepository {
     for (const c of checks) byDate.set(c.check_date, c);
     const list = [...byDate.values()];
     return this.sql.transaction(async (tx) => {
-      const accountId = await lockAccountRow(tx, TrackedKeywordEntity, keywordId);
+      const accountId = await tx.lockAccountRow(TrackedKeywordEntity, keywordId);
       if (accountId === null) return null;
       await tx.run(
         `INSERT INTO rank_checks (keyword_id, account_id, check_date, position, landing_page, gsc_clicks,

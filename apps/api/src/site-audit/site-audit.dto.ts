@@ -1,15 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidationArguments,
-  registerDecorator,
-} from 'class-validator';
-import { Trim } from '@app/gateway';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, MaxLength, ValidationArguments, registerDecorator } from 'class-validator';
+import { BodyInt, Trim } from '@app/gateway';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -57,27 +48,20 @@ export class SiteAuditRequestDto {
   @IsCrawlableUrl()
   url!: string;
 
-  @ApiPropertyOptional({
-    description: 'Link depth to follow from the start page',
-    minimum: 1,
-    maximum: 5,
-    default: 3,
+  @BodyInt(1, 5, {
+    optional: true,
+    api: { description: 'Link depth to follow from the start page', default: 3 },
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(5)
   depth?: number;
 
-  @ApiPropertyOptional({
-    description:
-      "Most pages to crawl; capped by the plan's per-crawl limit and the remaining rolling 30-day page budget " +
-      '(the applied value is in meta.max_pages)',
-    minimum: 1,
-    default: 100,
+  @BodyInt(1, undefined, {
+    optional: true,
+    api: {
+      description:
+        "Most pages to crawl; capped by the plan's per-crawl limit and the remaining rolling 30-day page budget " +
+        '(the applied value is in meta.max_pages)',
+      default: 100,
+    },
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
   max_pages?: number;
 }
