@@ -49,6 +49,8 @@ if (needsBuild()) {
 process.stdout.write(run('Migration', entries.migrate));
 const seedOut = run('Demo seed', entries.seed);
 const key = (/DEMO_API_KEY=(\S+)/.exec(seedOut) || [])[1];
+const userEmail = (/DEMO_USER_EMAIL=(\S+)/.exec(seedOut) || [])[1];
+const userPassword = (/DEMO_USER_PASSWORD=(\S+)/.exec(seedOut) || [])[1];
 
 const port = process.env.PORT || '3000';
 const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -83,5 +85,8 @@ console.log(`Search-marketing data API: ${base}/api/v1  (OpenAPI: ${base}/docs)`
 if (key) {
   console.log(`Demo Pro account key (shown once): ${key}`);
   console.log(`Try: curl -H "Authorization: Bearer ${key}" ${base}/api/v1/usage`);
+}
+if (userEmail && userPassword) {
+  console.log(`Account area: ${base}/account/sign-in  as ${userEmail} / ${userPassword} (shown once)`);
 }
 console.log('');

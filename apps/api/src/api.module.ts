@@ -14,6 +14,7 @@ import { KeywordResearchModule } from './keyword-research/keyword-research.modul
 import { RankModule } from './rank/rank.module';
 import { GscModule } from './gsc/gsc.module';
 import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
+import { AccountAreaModule } from './account-area/account-area.module';
 
 /** Public and admin HTTP API. Resource modules are listed last. */
 @Module({
@@ -33,6 +34,7 @@ import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
     RankModule,
     GscModule,
     AiVisibilityModule,
+    AccountAreaModule,
   ],
 })
 export class ApiModule {}

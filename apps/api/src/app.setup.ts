@@ -1,3 +1,4 @@
+import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
@@ -6,6 +7,22 @@ import { EnvelopeExpressAdapter, accessLog, requestIdMiddleware } from '@app/gat
 import { rootLoggerFor } from '@app/logging';
 
 export const BODY_LIMIT = '10mb';
+
+const API_CORS: CorsOptions = {
+  origin: '*',
+  methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+  exposedHeaders: [
+    'X-Request-Id',
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'Retry-After',
+  ],
+  maxAge: 86_400,
+};
+/** Cookie-authenticated paths: /account..., /oauth... (never any Access-Control-Allow-*). */
+const SESSION_AREA_URL = /^\/(account|oauth)(\/|\?|#|$)/i;
 
 /** Everything about the HTTP app that is not a module: shared by main.ts, tests and the benchmark. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -23,19 +40,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(accessLog(rootLoggerFor(app.get<AppConfig>(APP_CONFIG))));
-  app.enableCors({
-    origin: '*',
-    methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: [
-      'X-Request-Id',
-      'X-RateLimit-Limit',
-      'X-RateLimit-Remaining',
-      'X-RateLimit-Reset',
-      'Retry-After',
-    ],
-    maxAge: 86_400,
-  });
+  // Permissive CORS for the key-authenticated API (the spec requires it); none at all for
+  // the cookie-authenticated account area and OAuth endpoints (docs/account-sessions.md).
+  app.enableCors((req: { url?: string }, callback) =>
+    callback(null, SESSION_AREA_URL.test(req.url ?? '') ? { origin: false } : API_CORS),
+  );
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.enableShutdownHooks();
 

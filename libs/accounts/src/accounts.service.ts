@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/core';
 import { AccountEntity, PlanName } from '@app/database';
-import { CallMeterService, FeatureQuotaService, Limits, resolveLimits } from '@app/billing';
+import {
+  CallMeterService,
+  FeatureQuotaService,
+  Limits,
+  hasApiAccess,
+  resolveLimits,
+} from '@app/billing';
 import { AccountsRepository } from './accounts.repository';
+import { KeyCacheInvalidation } from './key-cache-invalidation';
 
 /** What an account has used, under the same names as its limits (plus credits). */
 export interface AccountUsage {
@@ -29,6 +36,7 @@ export class AccountsService {
     private readonly meter: CallMeterService,
     private readonly quotas: FeatureQuotaService,
     private readonly clock: Clock,
+    private readonly keyCache: KeyCacheInvalidation,
   ) {}
 
   /** Features that keep their own usage (site audits) register here at module init. */
@@ -50,7 +58,8 @@ export class AccountsService {
 
   /**
    * Changes plan, name and overrides in one statement. An override set to null is removed
-   * (back to the plan's value); members not mentioned are kept.
+   * (back to the plan's value); members not mentioned are kept. A plan or override change
+   * drops the account's keys from the key cache of every instance (within 1 s).
    */
   async update(
     id: number,
@@ -65,7 +74,22 @@ export class AccountsService {
       overrides.filter((e): e is [string, number | 'unlimited'] => e[1] !== null),
     );
     const removed = overrides.filter(([, v]) => v === null).map(([k]) => k);
-    return this.accounts.update(id, patch.name ?? null, patch.plan ?? null, set, removed);
+    const account = await this.accounts.update(
+      id,
+      patch.name ?? null,
+      patch.plan ?? null,
+      set,
+      removed,
+    );
+    if (account && (patch.plan !== undefined || overrides.length > 0)) {
+      await this.keyCache.accountChanged(id);
+    }
+    return account;
+  }
+
+  /** Pro and Agency: keys can be made and the API used. */
+  hasApiAccess(account: AccountEntity): boolean {
+    return hasApiAccess(account.plan);
   }
 
   limitsOf(account: AccountEntity): Limits {

@@ -40,15 +40,58 @@ export class ApiKeysRepository {
     return key;
   }
 
-  /** The account's keys in id order. */
-  listByAccount(accountId: number): Promise<ApiKeyEntity[]> {
-    return this.keys.find({ where: { accountId }, order: { id: 'ASC' } });
+  /**
+   * A new key unless the account already has `maxActive` unrevoked keys: null then, and
+   * undefined when the account does not exist. The account row is locked (`FOR NO KEY
+   * UPDATE`) for the transaction, so concurrent creates for one account run one after the
+   * other and each counts the keys committed before it: the cap is exact. Inserts elsewhere
+   * (the foreign key's `FOR KEY SHARE`) are not blocked by that lock.
+   */
+  createWithinLimit(
+    accountId: number,
+    maxActive: number,
+    label: string,
+    prefix: string,
+    keyHash: string,
+  ): Promise<ApiKeyEntity | null | undefined> {
+    return this.sql.transaction(async (tx) => {
+      const account = await tx.one<{ id: number }>(
+        `SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE`,
+        [accountId],
+      );
+      if (!account) return undefined;
+      const active = await tx.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL`,
+        [accountId],
+      );
+      if ((active?.n ?? 0) >= maxActive) return null;
+      const keys = tx.repository(ApiKeyEntity);
+      const key = keys.create({
+        accountId,
+        label,
+        prefix,
+        keyHash,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      await keys.insert(key);
+      return key;
+    });
   }
 
-  /** Sets revoked_at unless already set (the first revocation time is kept); null when unknown. */
-  async revoke(id: number): Promise<ApiKeyEntity | null> {
-    await this.keys.update({ id, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
-    return this.keys.findOneBy({ id });
+  /** The account's keys in id order (oldest first), or newest first. */
+  listByAccount(accountId: number, newestFirst = false): Promise<ApiKeyEntity[]> {
+    return this.keys.find({ where: { accountId }, order: { id: newestFirst ? 'DESC' : 'ASC' } });
+  }
+
+  /**
+   * Sets revoked_at unless already set (the first revocation time is kept); null when
+   * unknown, or when `accountId` is given and the key belongs to another account.
+   */
+  async revoke(id: number, accountId?: number): Promise<ApiKeyEntity | null> {
+    const owned = accountId === undefined ? { id } : { id, accountId };
+    await this.keys.update({ ...owned, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    return this.keys.findOneBy(owned);
   }
 
   /** The key with this hash and its account, revoked or not. */

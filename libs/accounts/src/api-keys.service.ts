@@ -1,58 +1,86 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { ApiKeyEntity, PlanName } from '@app/database';
-import { Limits, resolveLimits } from '@app/billing';
+import { Injectable } from '@nestjs/common';
+import { ApiError, Clock } from '@app/core';
+import { ApiKeyEntity } from '@app/database';
+import { hasApiAccess, resolveLimits } from '@app/billing';
 import { generateSecret, hashSecret, looksLikeKey } from './api-key-secret';
 import { ApiKeysRepository } from './api-keys.repository';
-
-/** Who is calling: set on the request by the auth guard. */
-export interface AuthContext {
-  keyId: number;
-  keyLabel: string;
-  accountId: number;
-  plan: PlanName;
-  limits: Limits;
-}
+import { AccountsRepository } from './accounts.repository';
+import { ApiKeyCache, AuthContext } from './api-key-cache';
+import { KeyCacheInvalidation } from './key-cache-invalidation';
 
 /** A key just created, with its secret (shown in that answer only, never stored). */
 export type NewApiKey = ApiKeyEntity & { key: string };
 
-interface CacheEntry {
-  auth: AuthContext | null;
-  expiresAt: number;
-}
-
-const MAX_CACHE_ENTRIES = 10_000;
+/** Most unrevoked keys an account may create for itself (keys made by operators count too). */
+export const MAX_ACTIVE_KEYS = 25;
 
 /**
  * API keys: creation (secret shown once), listing, revocation, and the authentication
- * lookup. Lookups are cached in process for KEY_CACHE_TTL_MS (at most 5 s), so a revoked
- * key or a plan change takes effect on every instance within that time.
+ * lookup. Lookups are cached in process (ApiKeyCache, KEY_CACHE_TTL_MS); a revocation or a
+ * plan change is pushed to every instance through KeyCacheInvalidation (Redis pub/sub), so
+ * it takes effect everywhere within 1 second.
  */
 @Injectable()
 export class ApiKeysService {
-  private readonly cache = new Map<string, CacheEntry>();
-
   constructor(
     private readonly keys: ApiKeysRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly accounts: AccountsRepository,
+    private readonly cache: ApiKeyCache,
+    private readonly invalidation: KeyCacheInvalidation,
     private readonly clock: Clock,
   ) {}
 
+  /** A key made by an operator (admin API): no plan rule, no cap. */
   async create(accountId: number, label: string): Promise<NewApiKey> {
     const secret = generateSecret();
     const key = await this.keys.create(accountId, label, secret.prefix, secret.hash);
     return Object.assign(key, { key: secret.key });
   }
 
-  list(accountId: number): Promise<ApiKeyEntity[]> {
-    return this.keys.listByAccount(accountId);
+  /**
+   * A key the account makes for itself (account area): Pro and Agency only (403
+   * FORBIDDEN), at most MAX_ACTIVE_KEYS unrevoked keys whoever made them (422
+   * VALIDATION_ERROR), exact under concurrency.
+   */
+  async createOwn(accountId: number, label: string): Promise<NewApiKey> {
+    const account = await this.accounts.find(accountId);
+    if (!account) throw ApiError.notFound('Account');
+    if (!hasApiAccess(account.plan)) {
+      throw new ApiError(
+        'FORBIDDEN',
+        `The ${account.plan} plan has no API access: API keys need the Pro or Agency plan.`,
+      );
+    }
+    const secret = generateSecret();
+    const key = await this.keys.createWithinLimit(
+      accountId,
+      MAX_ACTIVE_KEYS,
+      label,
+      secret.prefix,
+      secret.hash,
+    );
+    if (key === undefined) throw ApiError.notFound('Account');
+    if (key === null) {
+      throw ApiError.validation(
+        'label',
+        `An account can have at most ${MAX_ACTIVE_KEYS} active API keys. Revoke one first.`,
+      );
+    }
+    return Object.assign(key, { key: secret.key });
   }
 
-  /** Revokes a key (idempotent: the first revocation time is kept). Null when unknown. */
-  async revoke(id: number): Promise<ApiKeyEntity | null> {
-    const key = await this.keys.revoke(id);
-    if (key) this.cache.delete(key.keyHash);
+  /** The account's keys: oldest first (admin API) or newest first (account area). */
+  list(accountId: number, newestFirst = false): Promise<ApiKeyEntity[]> {
+    return this.keys.listByAccount(accountId, newestFirst);
+  }
+
+  /**
+   * Revokes a key (idempotent: the first revocation time is kept) and drops it from the key
+   * cache of every instance. With `accountId`, only a key of that account. Null when unknown.
+   */
+  async revoke(id: number, accountId?: number): Promise<ApiKeyEntity | null> {
+    const key = await this.keys.revoke(id, accountId);
+    if (key) await this.invalidation.keyRevoked(key.keyHash);
     return key;
   }
 
@@ -63,8 +91,7 @@ export class ApiKeysService {
    */
   cached(secret: string): AuthContext | null | undefined {
     if (!looksLikeKey(secret)) return null;
-    const hit = this.cache.get(hashSecret(secret));
-    return hit && hit.expiresAt > Date.now() ? hit.auth : undefined;
+    return this.cache.get(hashSecret(secret));
   }
 
   /** The caller behind a secret, or null when it is unknown or revoked. */
@@ -72,8 +99,7 @@ export class ApiKeysService {
     const known = this.cached(secret);
     if (known !== undefined) return known;
     const hash = hashSecret(secret);
-    const now = Date.now();
-
+    const epoch = this.cache.epoch();
     const row = await this.keys.findOwner(hash);
     const auth: AuthContext | null =
       row && !row.revoked_at
@@ -89,17 +115,7 @@ export class ApiKeysService {
       // Refreshed at most once per cache period per instance: no write on the hot path.
       void this.keys.touch(auth.keyId, this.clock.now()).catch(() => undefined);
     }
-    if (this.config.keyCacheTtlMs > 0) {
-      if (this.cache.size >= MAX_CACHE_ENTRIES) this.evictExpired(now);
-      if (this.cache.size < MAX_CACHE_ENTRIES) {
-        this.cache.set(hash, { auth, expiresAt: now + this.config.keyCacheTtlMs });
-      }
-    }
+    this.cache.set(hash, auth, epoch);
     return auth;
-  }
-
-  private evictExpired(now: number): void {
-    for (const [k, v] of this.cache) if (v.expiresAt <= now) this.cache.delete(k);
-    if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
   }
 }

@@ -16,8 +16,10 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, isAcceptablePassword } from '@app/accounts';
 import { IsNullableNumber, IsPlainDate } from './plain-date.validator';
 import { PG_INT_MAX, ToInt } from './validation';
 
@@ -297,5 +299,30 @@ export function BoundedNumber(
     IsNumber({ allowNaN: false, allowInfinity: false }),
     Min(min),
     Max(max),
+  );
+}
+
+/**
+ * A new password: a string of PASSWORD_MIN_LENGTH to PASSWORD_MAX_LENGTH (12-256) characters,
+ * counted as Unicode code points and kept exactly as posted (never trimmed).
+ */
+export function NewPassword(options: FieldOptions = {}): PropertyDecorator {
+  return stack(
+    doc(options.optional, {
+      format: 'password',
+      minLength: PASSWORD_MIN_LENGTH,
+      maxLength: PASSWORD_MAX_LENGTH,
+      ...options.api,
+    }),
+    ...optionalIf(options.optional),
+    IsString(),
+    ValidateBy({
+      name: 'isPasswordLength',
+      validator: {
+        validate: (v: unknown) => typeof v !== 'string' || isAcceptablePassword(v),
+        defaultMessage: (args) =>
+          `${args?.property} must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+      },
+    }),
   );
 }

@@ -66,7 +66,7 @@ export class AdminAccountsController {
   }
 
   @Delete('api-keys/:id')
-  @ApiOperation({ summary: 'Revoke a key (effective on every instance within 5 s)' })
+  @ApiOperation({ summary: 'Revoke a key (effective on every instance within 1 s)' })
   async revokeKey(@Param('id', ParseIdPipe) id: number) {
     return keyView(found(await this.keys.revoke(id), 'API key'));
   }

@@ -1,17 +1,39 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { INestApplicationContext } from '@nestjs/common';
 import { ConfigError } from '@app/core';
-import { AccountsService, ApiKeysService } from '@app/accounts';
+import { AccountsService, ApiKeysService, UsersService } from '@app/accounts';
 import { CreditsService } from '@app/billing';
 import { SeedModule } from './seed.module';
 import { seedDemoData } from './demo-data';
 
 export const DEMO_ACCOUNT_NAME = 'Demo (Pro)';
+export const DEMO_USER_EMAIL = 'demo@example.com';
 
 export interface DemoSeedResult {
   accountId: number;
   key: string;
+  user: { email: string; password: string };
+}
+
+/**
+ * The demo account's person, with a new random password each run (only its hash is
+ * stored, so the old one cannot be shown again): an existing demo user is replaced, which
+ * also ends its sessions.
+ */
+async function seedDemoUser(
+  app: INestApplicationContext,
+  accountId: number,
+): Promise<{ email: string; password: string }> {
+  const users = app.get(UsersService);
+  const existing = (await users.list(accountId)).find(
+    (u) => u.email.toLowerCase() === DEMO_USER_EMAIL,
+  );
+  if (existing) await users.remove(existing.id);
+  const password = randomBytes(15).toString('base64url');
+  await users.create(accountId, DEMO_USER_EMAIL, password);
+  return { email: DEMO_USER_EMAIL, password };
 }
 
 /**
@@ -31,7 +53,8 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
   const key = await app
     .get(ApiKeysService)
     .create(account.id, `demo ${new Date().toISOString().slice(0, 19)}`);
-  return { accountId: account.id, key: key.key };
+  const user = await seedDemoUser(app, account.id);
+  return { accountId: account.id, key: key.key, user };
 }
 
 if (require.main === module) {
@@ -43,6 +66,9 @@ if (require.main === module) {
       const result = await seedDemo(app);
       console.log(`Demo account ${result.accountId} (Pro). API key (shown once):`);
       console.log(`DEMO_API_KEY=${result.key}`);
+      console.log(`Demo user for the account area (password shown once):`);
+      console.log(`DEMO_USER_EMAIL=${result.user.email}`);
+      console.log(`DEMO_USER_PASSWORD=${result.user.password}`);
     } finally {
       await app.close();
     }

@@ -1,22 +1,17 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { WithMeta, monthStart, nextMonthStart, plainDate, withMeta, Clock } from '@app/core';
+import { WithMeta, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { CostGroup, CurrentAuth, CurrentMeter, MeterState } from '@app/gateway';
+import { UsageRecord, UsageService } from './usage.service';
 
-export interface UsageRecord {
-  plan: string;
-  api_calls_used: number;
-  api_calls_limit: number;
-  unlimited: boolean;
-  resets_at: string;
-}
+export type { UsageRecord } from './usage.service';
 
 @ApiTags('usage')
 @CostGroup('other')
 @Controller('api/v1/usage')
 export class UsageController {
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly figures: UsageService) {}
 
   @Get()
   @ApiOperation({ summary: 'Usage for the current calendar month (this call included)' })
@@ -24,17 +19,7 @@ export class UsageController {
     @CurrentAuth() auth: AuthContext,
     @CurrentMeter() meter: MeterState,
   ): WithMeta<UsageRecord> {
-    const now = this.clock.now();
-    const limit = auth.limits.api_calls_per_month;
-    return withMeta(
-      {
-        plan: auth.plan.toLowerCase(),
-        api_calls_used: meter.used,
-        api_calls_limit: limit === 'unlimited' ? 0 : limit,
-        unlimited: limit === 'unlimited',
-        resets_at: plainDate(nextMonthStart(now)),
-      },
-      { key_name: auth.keyLabel, period_start: plainDate(monthStart(now)) },
-    );
+    const { record, periodStart } = this.figures.calls(auth.plan, auth.limits, meter.used);
+    return withMeta(record, { key_name: auth.keyLabel, period_start: periodStart });
   }
 }

@@ -92,6 +92,7 @@ const schema = z
       .transform((v) => (v === undefined || v === '' ? 'info' : v.toLowerCase()))
       .pipe(z.enum(LOG_LEVELS)),
     RATE_LIMIT_WINDOW_SECONDS: int(1, 3600, 60),
+    SIGN_IN_WINDOW_SECONDS: int(1, 86_400, 900),
     KEY_CACHE_TTL_MS: int(0, 5000, 5000),
     DB_POOL_SIZE: int(1, 200, 10),
     DATAFORSEO_BACKOFF_MS: int(0, 60_000, 500),
@@ -151,6 +152,8 @@ export interface AppConfig {
   auditAllowPrivateNetworks: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
   rateLimitWindowSeconds: number;
+  /** SIGN_IN_WINDOW_SECONDS: the window of the sign-in failure throttle (docs/account-sessions.md). */
+  signInWindowSeconds: number;
   keyCacheTtlMs: number;
   dbPoolSize: number;
   /** Site-audit jobs: crawl settings and worker behaviour (docs/site-audit-jobs.md). */
@@ -212,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     auditAllowPrivateNetworks: e.AUDIT_ALLOW_PRIVATE_NETWORKS,
     logLevel: e.LOG_LEVEL,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    signInWindowSeconds: e.SIGN_IN_WINDOW_SECONDS,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     audit: {

@@ -21,6 +21,8 @@ import {
   AiVisibilityProjectEntity,
   AiVisibilitySnapshotEntity,
 } from './ai-visibility.entity';
+import { UserEntity } from './user.entity';
+import { SessionEntity } from './session.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
@@ -36,6 +38,8 @@ export * from './audit-page.entity';
 export * from './rank.entity';
 export * from './gsc.entity';
 export * from './ai-visibility.entity';
+export * from './user.entity';
+export * from './session.entity';
 
 /** Every entity the data source knows. Add new entities here. */
 export const ENTITIES = [
@@ -60,4 +64,6 @@ export const ENTITIES = [
   AiVisibilityProjectEntity,
   AiVisibilitySnapshotEntity,
   AiVisibilityCompetitorEntity,
+  UserEntity,
+  SessionEntity,
 ];

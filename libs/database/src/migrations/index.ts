@@ -3,6 +3,7 @@ import { Research1763900000000 } from './1763900000000-research';
 import { YourData1763800000000 } from './1763800000000-your-data';
 import { SiteAuditJobs1764000000000 } from './1764000000000-site-audit-jobs';
 import { GscPrimaryKeys1764100000000 } from './1764100000000-gsc-primary-keys';
+import { UsersSessions1764200000000 } from './1764200000000-users-sessions';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   YourData1763800000000,
   SiteAuditJobs1764000000000,
   GscPrimaryKeys1764100000000,
+  UsersSessions1764200000000,
 ];

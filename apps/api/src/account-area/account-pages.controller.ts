@@ -1,0 +1,335 @@
+import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, AppConfig, ApiError, nextMonthStart, Clock } from '@app/core';
+import {
+  AccountsService,
+  ApiKeysService,
+  SessionContext,
+  SessionsService,
+  UsersService,
+} from '@app/accounts';
+import { Public } from '@app/gateway';
+import { UsageService } from '../usage/usage.service';
+import {
+  CONSOLE_PATH,
+  CSRF_FIELD,
+  ConsoleQuota,
+  PAGE_ASSETS,
+  PAGE_CSP,
+  SIGN_IN_CSRF_COOKIE,
+  SIGN_IN_CSRF_MAX_AGE_SECONDS,
+  SIGN_IN_PATH,
+  newCsrfToken,
+  renderConsole,
+  renderMessage,
+  renderSignIn,
+  safeReturnTo,
+  sessionCsrfToken,
+  tokensMatch,
+} from './account-pages';
+import {
+  clearSessionCookie,
+  isSecureBase,
+  readCookie,
+  readSessionToken,
+  setSessionCookie,
+} from './session-cookie';
+
+/** The most a page form may send (sign-in, sign-out): far more than they need. */
+const FORM_LIMIT_BYTES = 16 * 1024;
+const CSRF_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+const QUOTA_NAMES: Array<[string, string]> = [
+  ['keyword_research_per_month', 'Keyword research lookups'],
+  ['backlinks_per_month', 'Backlinks fetches'],
+  ['site_audit_crawls_per_month', 'Site-audit crawls'],
+  ['site_audit_rolling_page_budget', 'Site-audit pages (last 30 days)'],
+];
+
+class FormTooLarge extends Error {}
+
+/**
+ * The fields of an `application/x-www-form-urlencoded` body (empty for any other type).
+ * Read here, for these two routes only: the app's JSON body parser leaves such bodies alone.
+ */
+async function readForm(req: Request): Promise<URLSearchParams> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded' || req.readableEnded) {
+    return new URLSearchParams();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_LIMIT_BYTES) throw new FormTooLarge();
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/**
+ * The account pages: GET/POST /account/sign-in, GET /account (the console), POST
+ * /account/sign-out, and their stylesheet and script under /account/assets. Outside the
+ * API-key pipeline; cross-site POSTs are refused by the global SameOriginGuard before these
+ * handlers run, and every form carries a CSRF token checked here (sign-in: double submit
+ * against a short-lived cookie; sign-out: derived from the session).
+ */
+@ApiExcludeController()
+@Public()
+@Controller('account')
+export class AccountPagesController {
+  private readonly secure: boolean;
+
+  constructor(
+    private readonly users: UsersService,
+    private readonly sessions: SessionsService,
+    private readonly keys: ApiKeysService,
+    private readonly accounts: AccountsService,
+    private readonly usage: UsageService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.secure = isSecureBase(config.publicBaseUrl);
+  }
+
+  @Get('sign-in')
+  async signInPage(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('return_to') returnTo?: unknown,
+    @Query('signed_out') signedOut?: unknown,
+  ): Promise<void> {
+    const target = safeReturnTo(returnTo);
+    if (await this.currentSession(req)) {
+      this.redirect(res, target ?? CONSOLE_PATH);
+      return;
+    }
+    const csrf = this.signInCsrf(req, res);
+    this.html(
+      res,
+      200,
+      renderSignIn({
+        csrfToken: csrf,
+        returnTo: target,
+        notice: signedOut === '1' ? 'You are signed out.' : undefined,
+      }),
+    );
+  }
+
+  @Post('sign-in')
+  async signIn(@Req() req: Request, @Res() res: Response): Promise<void> {
+    let form: URLSearchParams;
+    try {
+      form = await readForm(req);
+    } catch (err) {
+      if (!(err instanceof FormTooLarge)) throw err;
+      this.html(res, 413, this.signInForm(req, res, {}, 'The form sent too much data.'));
+      return;
+    }
+    const email = (form.get('email') ?? '').slice(0, 254);
+    const password = form.get('password') ?? '';
+    const returnTo = safeReturnTo(form.get('return_to'));
+    const view = { email, returnTo };
+
+    const cookieToken = readCookie(req, SIGN_IN_CSRF_COOKIE);
+    if (!tokensMatch(form.get(CSRF_FIELD), cookieToken)) {
+      const message = 'Your sign-in form expired or was not sent from this site. Please try again.';
+      this.html(res, 403, this.signInForm(req, res, view, message, true));
+      return;
+    }
+    if (email.trim() === '' || password === '') {
+      this.html(res, 401, this.signInForm(req, res, view, 'Enter your email and your password.'));
+      return;
+    }
+    try {
+      const signedIn = await this.users.signIn(email, password, req.ip ?? '');
+      const previous = readSessionToken(req);
+      if (previous) await this.sessions.end(previous);
+      setSessionCookie(res, signedIn.token, this.secure);
+      this.clearSignInCsrf(res);
+      this.redirect(res, returnTo ?? CONSOLE_PATH);
+    } catch (err) {
+      if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 429)) throw err;
+      for (const [name, value] of Object.entries(err.headers ?? {})) {
+        res.setHeader(name, String(value));
+      }
+      const message =
+        err.status === 429 ? tooManyAttempts(err.meta?.retry_after) : 'Invalid email or password.';
+      this.html(res, err.status, this.signInForm(req, res, view, message));
+    }
+  }
+
+  @Get()
+  async console(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const signedIn = await this.currentSession(req);
+    if (!signedIn) {
+      this.redirect(res, SIGN_IN_PATH);
+      return;
+    }
+    const { session, token } = signedIn;
+    const [account, usage, keys] = await Promise.all([
+      this.accounts.find(session.accountId),
+      this.usage.ofAccount(session.accountId),
+      this.keys.list(session.accountId, true),
+    ]);
+    if (!account || !usage) {
+      // The account is gone: the session is worthless.
+      await this.sessions.end(token);
+      clearSessionCookie(res, this.secure);
+      this.redirect(res, SIGN_IN_PATH);
+      return;
+    }
+    const record = usage.record;
+    const quotas: ConsoleQuota[] = QUOTA_NAMES.map(([member, name]) => {
+      const figure = (record.quotas as Record<string, { used: number; limit: number }>)[member];
+      return { name, used: figure?.used ?? 0, limit: figure?.limit ?? 0 };
+    });
+    this.html(
+      res,
+      200,
+      renderConsole({
+        csrfToken: sessionCsrfToken(token),
+        email: session.email,
+        accountName: account.name,
+        plan: record.plan,
+        apiAccess: record.api_access,
+        callsUsed: record.api_calls_used,
+        callsLimit: record.unlimited ? null : record.api_calls_limit,
+        resetsAt: nextMonthStart(this.clock.now()),
+        quotas,
+        credits: record.credits,
+        keys: keys.map((k) => ({
+          id: k.id,
+          label: k.label,
+          prefix: k.prefix,
+          createdAt: k.createdAt,
+          lastUsedAt: k.lastUsedAt,
+          revokedAt: k.revokedAt,
+        })),
+      }),
+    );
+  }
+
+  @Post('sign-out')
+  async signOut(@Req() req: Request, @Res() res: Response): Promise<void> {
+    let form: URLSearchParams;
+    try {
+      form = await readForm(req);
+    } catch (err) {
+      if (!(err instanceof FormTooLarge)) throw err;
+      form = new URLSearchParams();
+    }
+    const token = readSessionToken(req);
+    const session = token ? await this.sessions.resolve(token) : null;
+    if (!token || !session) {
+      clearSessionCookie(res, this.secure);
+      this.redirect(res, `${SIGN_IN_PATH}?signed_out=1`);
+      return;
+    }
+    if (!tokensMatch(form.get(CSRF_FIELD), sessionCsrfToken(token))) {
+      this.html(
+        res,
+        403,
+        renderMessage(
+          'Not signed out',
+          'This sign-out form expired or was not sent from this site, so nothing changed.',
+          CONSOLE_PATH,
+          'Back to your account',
+        ),
+      );
+      return;
+    }
+    await this.sessions.end(token);
+    clearSessionCookie(res, this.secure);
+    this.redirect(res, `${SIGN_IN_PATH}?signed_out=1`);
+  }
+
+  @Get('assets/:name')
+  asset(@Param('name') name: string, @Res() res: Response, @Query('v') v?: unknown): void {
+    const asset = Object.prototype.hasOwnProperty.call(PAGE_ASSETS, name)
+      ? PAGE_ASSETS[name]
+      : undefined;
+    res.removeHeader('Access-Control-Allow-Origin');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (!asset) {
+      res.status(404).type('text/plain; charset=utf-8').send('Not found');
+      return;
+    }
+    // Versioned URLs (the pages link ?v=<content hash>) never change.
+    res.setHeader(
+      'Cache-Control',
+      v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
+    res.status(200).type(asset.type).send(asset.body);
+  }
+
+  // -------------------------------------------------------------------------------------
+
+  private async currentSession(
+    req: Request,
+  ): Promise<{ session: SessionContext; token: string } | null> {
+    const token = readSessionToken(req);
+    if (!token) return null;
+    const session = await this.sessions.resolve(token);
+    return session ? { session, token } : null;
+  }
+
+  /** The sign-in form's CSRF token: the one in the short-lived cookie, or a new one. */
+  private signInCsrf(req: Request, res: Response, renew = false): string {
+    const existing = readCookie(req, SIGN_IN_CSRF_COOKIE);
+    const token = !renew && existing && CSRF_TOKEN_SHAPE.test(existing) ? existing : newCsrfToken();
+    res.append(
+      'Set-Cookie',
+      `${SIGN_IN_CSRF_COOKIE}=${token}; Path=${SIGN_IN_PATH}; Max-Age=${SIGN_IN_CSRF_MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${this.secure ? '; Secure' : ''}`,
+    );
+    return token;
+  }
+
+  private clearSignInCsrf(res: Response): void {
+    res.append(
+      'Set-Cookie',
+      `${SIGN_IN_CSRF_COOKIE}=; Path=${SIGN_IN_PATH}; Max-Age=0; HttpOnly; SameSite=Strict${this.secure ? '; Secure' : ''}`,
+    );
+  }
+
+  private signInForm(
+    req: Request,
+    res: Response,
+    view: { email?: string; returnTo?: string | null },
+    error: string,
+    renewCsrf = false,
+  ): string {
+    return renderSignIn({ ...view, error, csrfToken: this.signInCsrf(req, res, renewCsrf) });
+  }
+
+  private pageHeaders(res: Response): void {
+    // The account area never answers with permissive CORS headers.
+    res.removeHeader('Access-Control-Allow-Origin');
+    res.setHeader('Content-Security-Policy', PAGE_CSP);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form
+    // posts, which the cross-site check (rightly) refuses.
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+    res.setHeader('Cache-Control', 'no-store');
+  }
+
+  private html(res: Response, status: number, body: string): void {
+    this.pageHeaders(res);
+    res.status(status).type('text/html; charset=utf-8').send(body);
+  }
+
+  private redirect(res: Response, location: string): void {
+    this.pageHeaders(res);
+    res.status(303).setHeader('Location', location);
+    res.end();
+  }
+}
+
+function tooManyAttempts(retryAfter: unknown): string {
+  const seconds = typeof retryAfter === 'number' && retryAfter > 0 ? retryAfter : 900;
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}

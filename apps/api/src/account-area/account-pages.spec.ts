@@ -1,0 +1,81 @@
+import {
+  esc,
+  newCsrfToken,
+  renderSignIn,
+  safeReturnTo,
+  sessionCsrfToken,
+  tokensMatch,
+} from './account-pages';
+
+describe('account pages: helpers', () => {
+  it('esc escapes the five HTML-significant characters', () => {
+    expect(esc(`<a href="x">'&'</a>`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;',
+    );
+    expect(esc(null)).toBe('');
+    expect(esc(42)).toBe('42');
+  });
+
+  it.each([
+    ['/account', '/account'],
+    ['/account?tab=keys#new', '/account?tab=keys#new'],
+    [
+      '/oauth/authorize?client_id=a&redirect_uri=https%3A%2F%2Fx',
+      '/oauth/authorize?client_id=a&redirect_uri=https%3A%2F%2Fx',
+    ],
+    ['/a/../account', '/account'],
+  ])('safeReturnTo keeps the path %j', (given, expected) => {
+    expect(safeReturnTo(given)).toBe(expected);
+  });
+
+  it.each([
+    '//evil.example',
+    '///evil.example',
+    'https://evil.example',
+    'http:/evil.example',
+    '/\\evil.example',
+    '\\/evil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '/ /evil',
+    'javascript:alert(1)',
+    'evil.example',
+    '',
+    undefined,
+    ['/account'],
+  ])('safeReturnTo refuses %j', (given) => {
+    expect(safeReturnTo(given)).toBeNull();
+  });
+
+  it('safeReturnTo refuses an over-long path', () => {
+    expect(safeReturnTo(`/${'a'.repeat(3000)}`)).toBeNull();
+  });
+
+  it('tokens: random, session-bound ones stable per session, compared in constant time', () => {
+    const a = newCsrfToken();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(newCsrfToken()).not.toBe(a);
+    expect(sessionCsrfToken('s1')).toBe(sessionCsrfToken('s1'));
+    expect(sessionCsrfToken('s1')).not.toBe(sessionCsrfToken('s2'));
+    expect(sessionCsrfToken('s1')).not.toContain('s1');
+    expect(tokensMatch(a, a)).toBe(true);
+    expect(tokensMatch(`${a}x`, a)).toBe(false);
+    expect(tokensMatch('', '')).toBe(false);
+    expect(tokensMatch(undefined, a)).toBe(false);
+    expect(tokensMatch(a, null)).toBe(false);
+  });
+
+  it('the sign-in form never carries a password value and escapes what it echoes', () => {
+    const html = renderSignIn({
+      csrfToken: 'tok"en',
+      email: '"><img src=x>',
+      returnTo: '/account?a="b"',
+      error: '<b>no</b>',
+    });
+    expect(html).not.toContain('<img src=x>');
+    expect(html).not.toContain('<b>no</b>');
+    expect(html).toContain('value="tok&quot;en"');
+    expect(html).toContain('value="/account?a=&quot;b&quot;"');
+    expect(html).not.toMatch(/type="password"[^>]*value=/);
+  });
+});

@@ -1,0 +1,120 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { REDIS, RedisKeys } from '@app/database';
+import { ApiKeyCache } from './api-key-cache';
+
+/** What one message on the invalidation channel says. */
+export type KeyCacheMessage = { key: string } | { account: number };
+
+/** Longest a publisher waits for Redis before answering anyway (the fallback TTL covers it). */
+const PUBLISH_TIMEOUT_MS = 1_000;
+
+/**
+ * Cross-instance invalidation of the API-key cache (ApiKeyCache) over Redis pub/sub.
+ *
+ * - A key revoked on any instance: its hash is published, every instance drops that entry.
+ * - An account's plan or overrides changed: its id is published, every instance drops the
+ *   entries of that account's keys.
+ *
+ * The subscriber is a dedicated connection (a duplicate of REDIS: a subscribed connection
+ * cannot run other commands), opened on module init and closed on shutdown. The channel is
+ * `<REDIS_PREFIX>:api-keys:invalidate`. While the subscription is not confirmed (start-up,
+ * Redis unreachable, connection lost) the cache is "not live": it is cleared and its entries
+ * live at most FALLBACK_KEY_CACHE_TTL_MS, so a revocation still takes effect within 1 s.
+ */
+@Injectable()
+export class KeyCacheInvalidation implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(KeyCacheInvalidation.name);
+  readonly channel: string;
+  private subscriber: Redis | null = null;
+  private closing = false;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    keys: RedisKeys,
+    private readonly cache: ApiKeyCache,
+  ) {
+    this.channel = keys.of('api-keys', 'invalidate');
+  }
+
+  onModuleInit(): void {
+    if (!this.cache.enabled) return; // nothing cached, nothing to invalidate
+    const sub = this.redis.duplicate({
+      enableAutoPipelining: false,
+      enableOfflineQueue: false,
+      autoResubscribe: false,
+      maxRetriesPerRequest: null,
+      lazyConnect: false,
+    });
+    this.subscriber = sub;
+    // Subscribe on every (re)connection; live only once Redis has confirmed it.
+    sub.on('ready', () => {
+      sub.subscribe(this.channel).then(
+        () => this.cache.setLive(true),
+        (err: Error) => this.down(`subscribe failed: ${err.message}`),
+      );
+    });
+    sub.on('close', () => this.down('connection closed'));
+    sub.on('error', () => undefined); // reconnects by itself; 'close' marks the cache not live
+    sub.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) this.apply(message);
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    const sub = this.subscriber;
+    this.subscriber = null;
+    if (sub) await sub.quit().catch(() => sub.disconnect());
+  }
+
+  /** Drops the key here at once and tells every other instance. */
+  async keyRevoked(keyHash: string): Promise<void> {
+    this.cache.dropKey(keyHash);
+    await this.publish({ key: keyHash });
+  }
+
+  /** Drops the account's keys here at once and tells every other instance. */
+  async accountChanged(accountId: number): Promise<void> {
+    this.cache.dropAccount(accountId);
+    await this.publish({ account: accountId });
+  }
+
+  /** Applies one message (also this instance's own, which is harmless). */
+  apply(message: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      return;
+    }
+    if (typeof parsed !== 'object' || parsed === null) return;
+    const m = parsed as Record<string, unknown>;
+    if (typeof m.key === 'string') this.cache.dropKey(m.key);
+    else if (typeof m.account === 'number') this.cache.dropAccount(m.account);
+  }
+
+  private async publish(message: KeyCacheMessage): Promise<void> {
+    if (!this.cache.enabled) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), PUBLISH_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.redis.publish(this.channel, JSON.stringify(message)), timeout]);
+    } catch (err) {
+      // The change is in PostgreSQL already; other instances fall back to the short TTL
+      // when their own subscription is down, else pick it up at their cache expiry.
+      this.logger.warn(`key cache invalidation not published: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private down(reason: string): void {
+    if (this.cache.isLive && !this.closing) {
+      this.logger.warn(`key cache invalidation down (${reason}); short cache TTL until back`);
+    }
+    this.cache.setLive(false);
+  }
+}
