@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
-import { ApiKeyEntity, PlanName, Sql } from '@app/database';
+import { ApiKeyEntity, PlanName, Sql, SqlScope } from '@app/database';
 import type { LimitOverrides } from '@app/billing';
 
 /** What authentication needs of a key and its account (a join, not a table). */
@@ -13,6 +13,20 @@ export interface KeyOwnerRow {
   overrides: LimitOverrides;
 }
 
+/** Inserts a new, unused key (in `scope`'s transaction, if any). */
+async function insertKey(
+  scope: SqlScope,
+  accountId: number,
+  label: string,
+  prefix: string,
+  keyHash: string,
+): Promise<ApiKeyEntity> {
+  const keys = scope.repository(ApiKeyEntity);
+  const key = keys.create({ accountId, label, prefix, keyHash, lastUsedAt: null, revokedAt: null });
+  await keys.insert(key);
+  return key;
+}
+
 /** The statements of API keys: TypeORM for plain CRUD, raw SQL on the authentication path. */
 @Injectable()
 export class ApiKeysRepository {
@@ -22,22 +36,8 @@ export class ApiKeysRepository {
     return this.sql.repository(ApiKeyEntity);
   }
 
-  async create(
-    accountId: number,
-    label: string,
-    prefix: string,
-    keyHash: string,
-  ): Promise<ApiKeyEntity> {
-    const key = this.keys.create({
-      accountId,
-      label,
-      prefix,
-      keyHash,
-      lastUsedAt: null,
-      revokedAt: null,
-    });
-    await this.keys.insert(key);
-    return key;
+  create(accountId: number, label: string, prefix: string, keyHash: string): Promise<ApiKeyEntity> {
+    return insertKey(this.sql, accountId, label, prefix, keyHash);
   }
 
   /**
@@ -65,17 +65,7 @@ export class ApiKeysRepository {
         [accountId],
       );
       if ((active?.n ?? 0) >= maxActive) return null;
-      const keys = tx.repository(ApiKeyEntity);
-      const key = keys.create({
-        accountId,
-        label,
-        prefix,
-        keyHash,
-        lastUsedAt: null,
-        revokedAt: null,
-      });
-      await keys.insert(key);
-      return key;
+      return insertKey(tx, accountId, label, prefix, keyHash);
     });
   }
 
