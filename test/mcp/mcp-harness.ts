@@ -8,7 +8,11 @@ import { AdminClient, TestAccount } from '../helpers/fixtures';
 
 const ROOT = resolve(__dirname, '../..');
 /** The connector's sources and the one library it imports (`@app/core`). */
-const SOURCES = [join(ROOT, 'apps/mcp/src'), join(ROOT, 'libs/core/src')];
+const SOURCES = [
+  join(ROOT, 'apps/mcp/src'),
+  join(ROOT, 'libs/mcp-tools/src'),
+  join(ROOT, 'libs/core/src'),
+];
 /**
  * The connector compiles alone (apps/mcp/tsconfig.json: its sources plus libs/core, then
  * tsc-alias turns `@app/core` into a relative path, as `npm run build` does) in a few

@@ -15,6 +15,8 @@ import { RankModule } from './rank/rank.module';
 import { GscModule } from './gsc/gsc.module';
 import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
 import { AccountAreaModule } from './account-area/account-area.module';
+import { McpModule } from './mcp/mcp.module';
+import { OAuthModule } from './oauth/oauth.module';
 
 /** Public and admin HTTP API. Resource modules are listed last. */
 @Module({
@@ -35,6 +37,8 @@ import { AccountAreaModule } from './account-area/account-area.module';
     GscModule,
     AiVisibilityModule,
     AccountAreaModule,
+    McpModule,
+    OAuthModule,
   ],
 })
 export class ApiModule {}

@@ -1,5 +1,5 @@
 import { ApiClient, FetchLike } from './api-client';
-import { pollJob } from './job-poller';
+import { pollJob } from '@app/mcp-tools';
 
 /** A fake clock + sleep pair: sleeping advances the clock, nothing waits for real. */
 function fakeTime() {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { trackInFlight } from './in-flight';
 import { ConfigError, loadMcpConfig } from './config';
 import { SERVER_VERSION, createMcpServer } from './server';
 
@@ -31,8 +32,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.stdin.on('end', () => shutdown('stdin closed'));
   await server.connect(transport);
+  // stdin closing (a piped one-shot `printf ... | seo-api-mcp`) ends the input, not the calls
+  // already read: answer them, then exit (bounded by the longest a call may take).
+  const inFlight = trackInFlight(transport);
+  process.stdin.on('end', () => {
+    const bound = config.maxWaitMs + 2 * config.requestTimeoutMs;
+    const timer = setTimeout(() => shutdown('stdin closed; calls still running'), bound);
+    timer.unref();
+    void inFlight.idle().then(() => shutdown('stdin closed'));
+  });
   log(`v${SERVER_VERSION} ready on stdio; API ${config.baseUrl}`);
 }
 

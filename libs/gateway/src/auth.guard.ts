@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiError } from '@app/core';
 import { ApiKeysService, AuthContext } from '@app/accounts';
 import { Public } from './decorators';
-import { ApiRequest } from './request-context';
+import { ApiRequest, INTERNAL_CALLER } from './request-context';
 
 const MAX_KEY_LENGTH = 256;
 
@@ -22,6 +22,8 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride(Public, [context.getHandler(), context.getClass()]))
       return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
+    const internal = req[INTERNAL_CALLER];
+    if (internal) return this.admit(req, internal); // in-process call of the hosted MCP endpoint
     const secret = extractKey(req);
     if (!secret) {
       throw new ApiError(

@@ -6,6 +6,13 @@ export interface MeterState {
   limit: number | null;
 }
 
+/**
+ * Where an in-process dispatch (the hosted MCP endpoint running a REST route for a tool call)
+ * puts the caller it already authenticated. A symbol property of the request object: no
+ * header, query or body can set it, so it is unreachable from outside the process.
+ */
+export const INTERNAL_CALLER = Symbol('seo-api.internal-caller');
+
 /** The express request as the pipeline leaves it. */
 export interface ApiRequest extends Request {
   /** Request id (X-Request-Id), set first by the request-id middleware. */
@@ -14,4 +21,6 @@ export interface ApiRequest extends Request {
   auth?: AuthContext;
   /** The monthly meter after this call, set by the metering guard. */
   meter?: MeterState;
+  /** Set only by an in-process dispatch (see INTERNAL_CALLER). */
+  [INTERNAL_CALLER]?: AuthContext;
 }

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from '@app/accounts';
 import { AccountSessionController } from './account-session.controller';
 import { UsageModule } from '../usage/usage.module';
+import { OAuthModule } from '../oauth/oauth.module';
 import { AccountKeysController } from './account-keys.controller';
 import { AccountUsageController } from './account-usage.controller';
 import { AccountConnectionsController } from './account-connections.controller';
@@ -18,7 +19,7 @@ import { SessionGuard } from './session.guard';
  * See docs/account-sessions.md.
  */
 @Module({
-  imports: [AccountsModule, UsageModule],
+  imports: [AccountsModule, UsageModule, OAuthModule],
   controllers: [
     AccountSessionController,
     AccountKeysController,

@@ -1,36 +1,37 @@
 import { Delete, Get, Param } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiError } from '@app/core';
+import { SessionContext } from '@app/accounts';
 import { ParseIdPipe } from '@app/gateway';
+import { ConnectionView, OAuthGrantsService } from '@app/oauth';
 import { AccountAreaController } from './account-area.decorator';
+import { CurrentSession } from './session.decorator';
 
-/** A connected app (hosted MCP grant), as the account area will show it. */
-export interface ConnectionView {
-  id: number;
-  client_name: string;
-  client_id: string;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string | null;
-}
+export type { ConnectionView } from '@app/oauth';
 
 /**
- * Connected apps: /account/v1/connections. PLACEHOLDER until the hosted MCP connector
- * (OAuth 2.1 grants) lands: there are no grants yet, so the list is empty and revoking any
- * id is 404 NOT_FOUND. The paths and the record shape are the contract's.
+ * Connected apps: /account/v1/connections, the account's active OAuth grants of the hosted
+ * MCP connector. Revoking one ends its tokens at once on every instance (they are checked
+ * in PostgreSQL on every /mcp call); another account's grant is 404 NOT_FOUND.
  */
 @AccountAreaController()
 export class AccountConnectionsController {
+  constructor(private readonly grants: OAuthGrantsService) {}
+
   @Get('connections')
-  @ApiOperation({ summary: 'Connected apps (hosted MCP grants); none until OAuth lands' })
-  list(): ConnectionView[] {
-    return [];
+  @ApiOperation({ summary: 'Connected apps (hosted MCP grants), newest first' })
+  list(@CurrentSession() session: SessionContext): Promise<ConnectionView[]> {
+    return this.grants.connections(session.accountId);
   }
 
   @Delete('connections/:id')
-  @ApiOperation({ summary: 'Revoke a connected app’s grant' })
-  revoke(@Param('id', ParseIdPipe) id: number): never {
-    void id;
-    throw ApiError.notFound('Connection');
+  @ApiOperation({ summary: 'Revoke a connected app’s grant (its tokens stop at once)' })
+  async revoke(
+    @CurrentSession() session: SessionContext,
+    @Param('id', ParseIdPipe) id: number,
+  ): Promise<ConnectionView> {
+    const revoked = await this.grants.revokeConnection(session.accountId, id);
+    if (!revoked) throw ApiError.notFound('Connection');
+    return revoked;
   }
 }

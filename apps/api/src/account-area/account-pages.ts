@@ -111,7 +111,7 @@ export const PAGE_ASSETS: Readonly<Record<string, PageAsset>> = {
 
 const assetUrl = (name: string): string => `/account/assets/${name}?v=${PAGE_ASSETS[name].version}`;
 
-function layout(title: string, body: string, withScript: boolean): string {
+export function layout(title: string, body: string, withScript: boolean): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -23,6 +23,12 @@ import {
 } from './ai-visibility.entity';
 import { UserEntity } from './user.entity';
 import { SessionEntity } from './session.entity';
+import {
+  OAuthClientEntity,
+  OAuthCodeEntity,
+  OAuthGrantEntity,
+  OAuthTokenEntity,
+} from './oauth.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
@@ -40,6 +46,7 @@ export * from './gsc.entity';
 export * from './ai-visibility.entity';
 export * from './user.entity';
 export * from './session.entity';
+export * from './oauth.entity';
 
 /** Every entity the data source knows. Add new entities here. */
 export const ENTITIES = [
@@ -66,4 +73,8 @@ export const ENTITIES = [
   AiVisibilityCompetitorEntity,
   UserEntity,
   SessionEntity,
+  OAuthClientEntity,
+  OAuthGrantEntity,
+  OAuthCodeEntity,
+  OAuthTokenEntity,
 ];

@@ -4,6 +4,7 @@ import { YourData1763800000000 } from './1763800000000-your-data';
 import { SiteAuditJobs1764000000000 } from './1764000000000-site-audit-jobs';
 import { GscPrimaryKeys1764100000000 } from './1764100000000-gsc-primary-keys';
 import { UsersSessions1764200000000 } from './1764200000000-users-sessions';
+import { OAuth1764300000000 } from './1764300000000-oauth';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   SiteAuditJobs1764000000000,
   GscPrimaryKeys1764100000000,
   UsersSessions1764200000000,
+  OAuth1764300000000,
 ];

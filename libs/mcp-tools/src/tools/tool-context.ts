@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ApiClient } from '../api-client';
+import { ToolBackend } from '../backend';
 
-/** What every tool module gets: the server to register on, the API client and the run-time defaults. */
+/** What every tool module gets: the server to register on, the API backend and the run-time defaults. */
 export interface ToolContext {
   server: McpServer;
-  api: ApiClient;
+  api: ToolBackend;
   pollIntervalMs: number;
   maxWaitMs: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;

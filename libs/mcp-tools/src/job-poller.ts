@@ -1,4 +1,4 @@
-import { ApiClient, ApiFailure, ApiResult } from './api-client';
+import { ApiFailure, ApiResult, ToolBackend, apiGet } from './backend';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -45,7 +45,7 @@ const TERMINAL = new Set(['complete', 'failed']);
  * Every poll is one metered API call, so the number of polls is at most ceil(maxWait / interval).
  */
 export async function pollJob(
-  api: ApiClient,
+  api: ToolBackend,
   jobId: string,
   options: PollOptions,
 ): Promise<PollOutcome> {
@@ -69,7 +69,8 @@ export async function pollJob(
     if (remaining <= 0 || options.signal?.aborted) return outcome(false);
     await pause(Math.min(wait, remaining), options.signal);
     if (options.signal?.aborted) return outcome(false);
-    const result: ApiResult = await api.get(
+    const result: ApiResult = await apiGet(
+      api,
       `/jobs/${encodeURIComponent(jobId)}`,
       undefined,
       options.signal,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { apiGet, apiPost } from '../backend';
+import { fieldsArg, pickFields, withoutFields } from '../fields';
 import { toToolResult } from '../tool-result';
 import { COST, LANGUAGES, READ_ONLY_EXTERNAL, withFallback } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
@@ -35,10 +37,18 @@ export function registerResearchTools({ server, api }: ToolContext): void {
           .max(200)
           .optional()
           .describe('Backlinks per page, 1-200, default 100 (> 100 always costs a credit)'),
+        fields: fieldsArg('backlinks', ['url_from', 'url_to', 'anchor']),
       },
       annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },
     },
-    async (args, extra) => toToolResult(await api.get('/backlinks', args, extra.signal)),
+    async (args, extra) =>
+      toToolResult(
+        pickFields(
+          await apiGet(api, '/backlinks', withoutFields(args), extra.signal),
+          'backlinks',
+          args.fields,
+        ),
+      ),
   );
 
   server.registerTool(
@@ -77,10 +87,18 @@ export function registerResearchTools({ server, api }: ToolContext): void {
           .max(100)
           .optional()
           .describe('Most related keywords returned, 1-100, default 10'),
+        fields: fieldsArg('related_keywords', ['keyword', 'search_volume', 'difficulty']),
       },
       annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },
     },
-    async (args, extra) => toToolResult(await api.post('/keyword-research', args, extra.signal)),
+    async (args, extra) =>
+      toToolResult(
+        pickFields(
+          await apiPost(api, '/keyword-research', withoutFields(args), extra.signal),
+          'related_keywords',
+          args.fields,
+        ),
+      ),
   );
 
   server.registerTool(
@@ -94,6 +112,6 @@ export function registerResearchTools({ server, api }: ToolContext): void {
       annotations: READ_ONLY,
     },
     async (extra) =>
-      toToolResult(await api.get('/keyword-research/locations', undefined, extra.signal)),
+      toToolResult(await apiGet(api, '/keyword-research/locations', undefined, extra.signal)),
   );
 }

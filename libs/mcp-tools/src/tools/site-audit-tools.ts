@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiClient } from '../api-client';
+import { ToolBackend, apiGet, apiPost } from '../backend';
 import { PollOutcome, pollJob } from '../job-poller';
 import { errorResult, successResult, toToolResult } from '../tool-result';
 import { COST, jobId, siteAuditArgs } from './schemas';
@@ -13,11 +13,11 @@ const POLL_COST = 'Every job poll is one API call against the monthly allowance.
 
 type Args = { url: string; max_pages?: number; depth?: number };
 
-function start(api: ApiClient, args: Args, signal: AbortSignal) {
+function start(api: ToolBackend, args: Args, signal: AbortSignal) {
   const body: Args = { url: args.url };
   if (args.max_pages !== undefined) body.max_pages = args.max_pages;
   if (args.depth !== undefined) body.depth = args.depth;
-  return api.post('/site-audit', body, signal);
+  return apiPost(api, '/site-audit', body, signal);
 }
 
 /** Site audits: start (202 + job), read the job, or start and wait with bounded polling. */
@@ -57,7 +57,7 @@ export function registerSiteAuditTools(context: ToolContext): void {
     },
     async (args, extra) =>
       toToolResult(
-        await api.get(`/jobs/${encodeURIComponent(args.job_id)}`, undefined, extra.signal),
+        await apiGet(api, `/jobs/${encodeURIComponent(args.job_id)}`, undefined, extra.signal),
       ),
   );
 

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiFailure, ApiResult, ApiSuccess } from './api-client';
+import { ApiFailure, ApiResult, ApiSuccess } from './backend';
 
 /** What an assistant can do about each error code (appended to the error text). */
 const HINTS: Record<string, string> = {

@@ -1,3 +1,4 @@
+import { apiGet } from '../backend';
 import { toToolResult } from '../tool-result';
 import { COST } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
@@ -15,6 +16,6 @@ export function registerAccountTools({ server, api }: ToolContext): void {
         COST.other,
       annotations: READ_ONLY,
     },
-    async (extra) => toToolResult(await api.get('/usage', undefined, extra.signal)),
+    async (extra) => toToolResult(await apiGet(api, '/usage', undefined, extra.signal)),
   );
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { GSC_DIMENSIONS, GSC_SORTS } from '@app/core';
+import { apiGet } from '../backend';
+import { fieldsArg, pickFields, withoutFields } from '../fields';
 import { toToolResult } from '../tool-result';
 import { COST, id, plainDate, withFallback } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
@@ -24,10 +26,18 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
           .max(500)
           .optional()
           .describe('Most keywords returned, 1-500, default 100'),
+        fields: fieldsArg('keywords', ['keyword', 'current_position', 'position_change']),
       },
       annotations: READ_ONLY,
     },
-    async (args, extra) => toToolResult(await api.get('/rank/keywords', args, extra.signal)),
+    async (args, extra) =>
+      toToolResult(
+        pickFields(
+          await apiGet(api, '/rank/keywords', withoutFields(args), extra.signal),
+          'keywords',
+          args.fields,
+        ),
+      ),
   );
 
   server.registerTool(
@@ -52,7 +62,7 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
       },
       annotations: READ_ONLY,
     },
-    async (args, extra) => toToolResult(await api.get('/rank/history', args, extra.signal)),
+    async (args, extra) => toToolResult(await apiGet(api, '/rank/history', args, extra.signal)),
   );
 
   server.registerTool(
@@ -65,7 +75,7 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         COST.yourData,
       annotations: READ_ONLY,
     },
-    async (extra) => toToolResult(await api.get('/gsc/properties', undefined, extra.signal)),
+    async (extra) => toToolResult(await apiGet(api, '/gsc/properties', undefined, extra.signal)),
   );
 
   server.registerTool(
@@ -100,10 +110,18 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
           .max(500)
           .optional()
           .describe('Most rows returned, 1-500, default 100'),
+        fields: fieldsArg('rows', ['key', 'clicks', 'impressions']),
       },
       annotations: READ_ONLY,
     },
-    async (args, extra) => toToolResult(await api.get('/gsc/queries', args, extra.signal)),
+    async (args, extra) =>
+      toToolResult(
+        pickFields(
+          await apiGet(api, '/gsc/queries', withoutFields(args), extra.signal),
+          'rows',
+          args.fields,
+        ),
+      ),
   );
 
   server.registerTool(
@@ -118,7 +136,7 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
       annotations: READ_ONLY,
     },
     async (extra) =>
-      toToolResult(await api.get('/ai-visibility/projects', undefined, extra.signal)),
+      toToolResult(await apiGet(api, '/ai-visibility/projects', undefined, extra.signal)),
   );
 
   server.registerTool(
@@ -138,6 +156,6 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
       annotations: READ_ONLY,
     },
     async (args, extra) =>
-      toToolResult(await api.get('/ai-visibility/share-of-voice', args, extra.signal)),
+      toToolResult(await apiGet(api, '/ai-visibility/share-of-voice', args, extra.signal)),
   );
 }

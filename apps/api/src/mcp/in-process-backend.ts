@@ -1,0 +1,43 @@
+import type { AuthContext } from '@app/accounts';
+import { ApiResult, RequestOptions, ToolBackend, queryString, readEnvelope } from '@app/mcp-tools';
+import { RequestHandler, dispatchInternal } from './in-process-dispatch';
+
+/**
+ * The hosted endpoint's tool backend: every tool call runs its REST route in process, as the
+ * given caller, through the same pipeline and services as an HTTP call of that route, and its
+ * answer is read by the same envelope mapping as the local package's HTTP client.
+ */
+export class InProcessBackend implements ToolBackend {
+  constructor(
+    private readonly handler: RequestHandler,
+    private readonly caller: AuthContext,
+    private readonly requestId?: string,
+  ) {}
+
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResult> {
+    if (options.signal?.aborted) {
+      return {
+        ok: false,
+        status: null,
+        code: 'CANCELLED',
+        message: 'The call was cancelled by the client.',
+        meta: {},
+      };
+    }
+    const answer = await dispatchInternal(this.handler, {
+      method,
+      url: `/api/v1${path}${queryString(options.query)}`,
+      body: options.body,
+      caller: this.caller,
+      headers: {
+        'user-agent': 'seo-api-mcp-hosted',
+        ...(this.requestId ? { 'x-request-id': this.requestId } : {}),
+      },
+    });
+    return readEnvelope(answer.status, answer.text, 'in-process /api/v1');
+  }
+}

@@ -1,0 +1,100 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import type { AuthContext } from '@app/accounts';
+import { INTERNAL_CALLER } from '@app/gateway';
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface InternalRequest {
+  method: 'GET' | 'POST';
+  /** Path and query, e.g. /api/v1/backlinks?domain=example.com */
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  caller: AuthContext;
+}
+
+export interface InternalAnswer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+}
+
+/**
+ * Runs one request through the app's own Express handler (the whole pipeline: request id,
+ * access log, body parser, AuthGuard → PlanGuard → RateLimitGuard → MeteringGuard →
+ * validation → controller → envelope / exception filter) without a socket, and collects the
+ * answer. The caller is set on the request object under INTERNAL_CALLER, which AuthGuard
+ * accepts instead of a key; nothing from outside the process can set it.
+ */
+export function dispatchInternal(
+  handler: RequestHandler,
+  request: InternalRequest,
+): Promise<InternalAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = new Socket();
+    Object.defineProperty(socket, 'remoteAddress', { value: '127.0.0.1' });
+    const req = new IncomingMessage(socket);
+    req.method = request.method;
+    req.url = request.url;
+    req.httpVersion = '1.1';
+    req.httpVersionMajor = 1;
+    req.httpVersionMinor = 1;
+    const payload =
+      request.body === undefined ? null : Buffer.from(JSON.stringify(request.body), 'utf8');
+    const headers: Record<string, string> = {
+      host: 'in-process',
+      accept: 'application/json',
+      ...request.headers,
+    };
+    if (payload) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(payload.length);
+    }
+    req.headers = headers;
+    req.rawHeaders = Object.entries(headers).flat();
+    if (payload) req.push(payload);
+    req.push(null);
+    (req as unknown as Record<symbol, unknown>)[INTERNAL_CALLER] = request.caller;
+
+    const res = new ServerResponse(req);
+    const chunks: Buffer[] = [];
+    let done = false;
+    const collect = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      chunks.push(
+        Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(
+              chunk as string,
+              typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
+            ),
+      );
+    };
+    // Own properties: they survive Express setting the response's prototype.
+    Object.assign(res, {
+      write(chunk: unknown, encoding?: unknown) {
+        collect(chunk, encoding);
+        return true;
+      },
+      end(chunk?: unknown, encoding?: unknown) {
+        if (done) return res;
+        done = true;
+        collect(chunk, encoding);
+        resolve({
+          status: res.statusCode,
+          headers: res.getHeaders() as InternalAnswer['headers'],
+          text: Buffer.concat(chunks).toString('utf8'),
+        });
+        res.emit('finish');
+        res.emit('close');
+        return res;
+      },
+    });
+    try {
+      handler(req, res);
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}

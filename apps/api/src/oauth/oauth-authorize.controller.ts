@@ -1,0 +1,186 @@
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, RequestHandler, Response } from 'express';
+import { Public } from '@app/gateway';
+import { OAUTH_SETTINGS, OAuthClient, OAuthClientsService, OAuthSettings } from '@app/oauth';
+import {
+  authorizationHandler,
+  redirectUriMatches,
+} from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import {
+  CSRF_FIELD,
+  SIGN_IN_PATH,
+  renderMessage,
+  sessionCsrfToken,
+  tokensMatch,
+} from '../account-area/account-pages';
+import { McpOAuthProvider } from './oauth-provider';
+import { ConsentRequest, renderAuthorizeError } from './oauth-pages';
+import { authorizationRedirect, pageHeaders, runSdkRouter } from './oauth-http';
+
+const FORM_LIMIT_BYTES = 16 * 1024;
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
+
+/**
+ * The authorization endpoint (GET/POST /oauth/authorize, the SDK's handler on our provider)
+ * and the consent form's target (POST /oauth/authorize/decision). Requests that cannot be
+ * sent back to the client (unknown client, unregistered redirect_uri) get an error page and
+ * no redirect; the SDK sends every other error to the redirect_uri. Cross-site POSTs are
+ * refused by the global SameOriginGuard; the consent form carries the session's CSRF token.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('oauth/authorize')
+export class OAuthAuthorizeController {
+  private readonly handler: RequestHandler;
+
+  constructor(
+    private readonly provider: McpOAuthProvider,
+    private readonly clients: OAuthClientsService,
+    @Inject(OAUTH_SETTINGS) private readonly settings: OAuthSettings,
+  ) {
+    this.handler = authorizationHandler({ provider, rateLimit: false });
+  }
+
+  @Get()
+  authorizeGet(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.authorize(req, res, req.query as Record<string, unknown>);
+  }
+
+  @Post()
+  async authorizePost(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = await readForm(req);
+    if (form === null) return this.errorPage(res, 'The request was too large.', 413);
+    req.body = Object.fromEntries(form.entries());
+    // The body is read: the SDK router's own parser must not wait for it again.
+    (req as Request & { _body?: boolean })._body = true;
+    return this.authorize(req, res, req.body as Record<string, unknown>);
+  }
+
+  @Post('decision')
+  async decision(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = await readForm(req);
+    if (form === null) return this.errorPage(res, 'The form sent too much data.', 413);
+    const signedIn = await this.provider.currentSession(req);
+    if (!signedIn) {
+      pageHeaders(res);
+      res
+        .status(401)
+        .type('text/html; charset=utf-8')
+        .send(
+          renderMessage(
+            'Signed out',
+            'You are no longer signed in, so nothing was shared. Start the connection again from the app.',
+            SIGN_IN_PATH,
+            'Sign in',
+          ),
+        );
+      return;
+    }
+    if (!tokensMatch(form.get(CSRF_FIELD), sessionCsrfToken(signedIn.token))) {
+      return this.errorPage(
+        res,
+        'This consent form expired or was not sent from this site, so nothing was shared.',
+        403,
+      );
+    }
+    const found = await this.clientAndRedirect(form.get('client_id'), form.get('redirect_uri'));
+    if (typeof found === 'string') return this.errorPage(res, found);
+    const decision = form.get('decision');
+    const challenge = form.get('code_challenge') ?? '';
+    if (
+      (decision !== 'approve' && decision !== 'deny') ||
+      form.get('code_challenge_method') !== 'S256' ||
+      !PKCE_CHALLENGE.test(challenge)
+    ) {
+      return this.errorPage(res, 'The consent form was incomplete.');
+    }
+    const request: ConsentRequest = {
+      client_id: found.client.client_id,
+      redirect_uri: found.redirectUri,
+      state: form.get('state') ?? undefined,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      scope: form.get('scope') ?? '',
+      resource: form.get('resource') || undefined,
+    };
+    let location: string;
+    try {
+      location = await this.provider.decide(
+        signedIn.session,
+        found.client,
+        request,
+        decision === 'approve',
+      );
+    } catch (err) {
+      if (!(err instanceof OAuthError)) throw err;
+      location = authorizationRedirect(
+        found.redirectUri,
+        { error: err.errorCode, error_description: err.message, state: request.state },
+        this.settings.issuer,
+      );
+    }
+    pageHeaders(res);
+    res.status(303).setHeader('Location', location);
+    res.end();
+  }
+
+  private async authorize(
+    req: Request,
+    res: Response,
+    params: Record<string, unknown>,
+  ): Promise<void> {
+    // What cannot go back to the client is answered here, as a page (the SDK would answer JSON).
+    const found = await this.clientAndRedirect(params.client_id, params.redirect_uri);
+    if (typeof found === 'string') return this.errorPage(res, found);
+    await runSdkRouter(this.handler, req, res, {
+      issuer: this.settings.issuer,
+      state: typeof params.state === 'string' ? params.state : undefined,
+    });
+  }
+
+  /** The client and the redirect URI to use, or why the request cannot be sent back. */
+  private async clientAndRedirect(
+    clientId: unknown,
+    redirectUri: unknown,
+  ): Promise<{ client: OAuthClient; redirectUri: string } | string> {
+    if (typeof clientId !== 'string' || clientId === '')
+      return 'The request names no app (client_id).';
+    const client = await this.clients.find(clientId);
+    if (!client) return 'The app that sent you here is not known to us (unknown client_id).';
+    if (redirectUri === undefined || redirectUri === null || redirectUri === '') {
+      if (client.redirect_uris.length === 1)
+        return { client, redirectUri: client.redirect_uris[0] };
+      return 'The request does not say where to return (redirect_uri).';
+    }
+    if (
+      typeof redirectUri !== 'string' ||
+      !client.redirect_uris.some((registered) => redirectUriMatches(redirectUri, registered))
+    ) {
+      return 'The address this request would return you to is not registered for this app (redirect_uri).';
+    }
+    return { client, redirectUri };
+  }
+
+  private errorPage(res: Response, message: string, status = 400): void {
+    pageHeaders(res);
+    res.status(status).type('text/html; charset=utf-8').send(renderAuthorizeError(message));
+  }
+}
+
+/** The fields of a form-encoded body (empty for other types); null when too large. */
+async function readForm(req: Request): Promise<URLSearchParams | null> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded' || req.readableEnded) {
+    return new URLSearchParams();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_LIMIT_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}

@@ -1,0 +1,104 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { PAGE_CSP } from '../account-area/account-pages';
+
+/** The headers of every page of the authorization flow (as the account pages send). */
+export function pageHeaders(res: Response): void {
+  res.removeHeader('Access-Control-Allow-Origin');
+  res.setHeader('Content-Security-Policy', PAGE_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'same-origin');
+  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+  res.setHeader('Cache-Control', 'no-store');
+}
+
+/**
+ * The consent page's Content-Security-Policy: the account pages' strict policy, with the
+ * client's redirect origin added to form-action (browsers apply form-action to the
+ * redirect that follows the form post, so 'self' alone would block the return to the app).
+ */
+export function consentPageCsp(redirectUri: string): string {
+  const origin = new URL(redirectUri).origin;
+  return PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${origin}`);
+}
+
+/** An authorization response URL: redirect_uri plus the parameters and `iss` (RFC 9207). */
+export function authorizationRedirect(
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+  issuer: string,
+): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined) url.searchParams.set(name, value);
+  }
+  url.searchParams.set('iss', issuer);
+  return url.href;
+}
+
+/**
+ * Runs one of the SDK's express routers (mounted at '/') for this request: the path is
+ * rewritten to '/' for the router's matching and restored afterwards. Redirects the router
+ * sends to the client (authorization errors) get `iss` added (RFC 9207), and the request's
+ * `state` when the router left it out (it does when other parameters fail validation).
+ */
+export function runSdkRouter(
+  router: RequestHandler,
+  req: Request,
+  res: Response,
+  redirects?: { issuer: string; state?: string },
+): Promise<void> {
+  const originalUrl = req.url;
+  const query = originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?')) : '';
+  if (redirects) {
+    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+    (res as unknown as { redirect: (a: number | string, b?: string) => void }).redirect = (
+      a: number | string,
+      b?: string,
+    ) => {
+      const status = typeof a === 'number' ? a : 302;
+      const target = typeof a === 'string' ? a : (b as string);
+      let withIss = target;
+      try {
+        const u = new URL(target);
+        if (redirects.state !== undefined && !u.searchParams.has('state')) {
+          u.searchParams.set('state', redirects.state);
+        }
+        if (!u.searchParams.has('iss')) u.searchParams.set('iss', redirects.issuer);
+        withIss = u.href;
+      } catch {
+        // a relative target: ours, left alone
+      }
+      redirect(status, withIss);
+    };
+  }
+  return new Promise<void>((resolve, reject) => {
+    req.url = `/${query}`;
+    const next: NextFunction = (err?: unknown) => {
+      req.url = originalUrl;
+      const status = (err as { status?: unknown } | undefined)?.status;
+      if (err && err !== 'route' && err !== 'router') {
+        // A body the router's parser refused (malformed, too large): RFC 6749, never a 500.
+        if (typeof status === 'number' && status >= 400 && status < 500 && !res.headersSent) {
+          res
+            .status(400)
+            .json({ error: 'invalid_request', error_description: 'malformed request body' });
+          resolve();
+        } else reject(err);
+        return;
+      }
+      if (!res.headersSent) {
+        res.status(404).json({ error: 'invalid_request', error_description: 'not found' });
+      }
+      resolve();
+    };
+    res.once('finish', () => resolve());
+    res.once('close', () => resolve());
+    try {
+      router(req, res, next);
+    } catch (err) {
+      req.url = originalUrl;
+      reject(err);
+    }
+  });
+}

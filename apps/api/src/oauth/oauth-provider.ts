@@ -1,0 +1,223 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AccountsService, SessionContext, SessionsService } from '@app/accounts';
+import {
+  OAUTH_SETTINGS,
+  OAuthClient,
+  OAuthClientsService,
+  OAuthGrantsService,
+  OAuthSettings,
+} from '@app/oauth';
+import {
+  AccessDeniedError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import type {
+  AuthorizationParams,
+  OAuthServerProvider,
+} from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { SIGN_IN_PATH, sessionCsrfToken } from '../account-area/account-pages';
+import { readSessionToken } from '../account-area/session-cookie';
+import { ConsentRequest, renderConsent } from './oauth-pages';
+import { authorizationRedirect, consentPageCsp, pageHeaders } from './oauth-http';
+
+/**
+ * Our storage and pages behind the MCP SDK's OAuth handlers (authorize, token, register,
+ * revoke): the SDK parses and validates the protocol messages, checks PKCE S256 and answers
+ * with RFC 6749 errors; this provider keeps clients, grants, codes and tokens in PostgreSQL
+ * (libs/oauth) and shows the sign-in and consent pages.
+ */
+@Injectable()
+export class McpOAuthProvider implements OAuthServerProvider {
+  readonly clientsStore: OAuthRegisteredClientsStore;
+
+  constructor(
+    private readonly clients: OAuthClientsService,
+    private readonly grants: OAuthGrantsService,
+    private readonly sessions: SessionsService,
+    private readonly accounts: AccountsService,
+    @Inject(OAUTH_SETTINGS) private readonly settings: OAuthSettings,
+  ) {
+    this.clientsStore = {
+      getClient: (clientId) => this.clients.find(clientId),
+      registerClient: async (metadata) => {
+        const client = await this.clients.register(metadata as unknown as Record<string, unknown>);
+        const { pk, ...answer } = client; // our row id stays inside
+        void pk;
+        return answer;
+      },
+    };
+  }
+
+  /**
+   * The authorization request passed the SDK's checks (known client, registered redirect
+   * URI, response_type=code, S256 challenge). Not signed in: the sign-in form, which returns
+   * here. Signed in: the consent page, or access_denied for a plan without API access.
+   */
+  async authorize(
+    client: OAuthClientInformationFull,
+    params: AuthorizationParams,
+    res: Response,
+  ): Promise<void> {
+    this.grants.checkResource(params.resource);
+    const scopes = this.grants.resolveScopes(params.scopes);
+    const req = res.req as Request;
+    const signedIn = await this.currentSession(req);
+    if (!signedIn) {
+      pageHeaders(res);
+      // The sign-in form returns to this request (a POSTed one as its GET equivalent).
+      const original =
+        req.method === 'POST'
+          ? `${req.originalUrl.split('?')[0]}?${new URLSearchParams(req.body as Record<string, string>).toString()}`
+          : req.originalUrl;
+      const back = `${SIGN_IN_PATH}?return_to=${encodeURIComponent(original)}`;
+      res.status(303).setHeader('Location', back);
+      res.end();
+      return;
+    }
+    const { session, token } = signedIn;
+    const account = await this.accounts.find(session.accountId);
+    if (!account || !this.grants.planAllows(account.plan)) {
+      throw new AccessDeniedError(
+        'This account’s plan has no API access: connecting apps needs the Pro or Agency plan.',
+      );
+    }
+    const request: ConsentRequest = {
+      client_id: client.client_id,
+      redirect_uri: params.redirectUri,
+      state: params.state,
+      code_challenge: params.codeChallenge,
+      code_challenge_method: 'S256',
+      scope: scopes.join(' '),
+      resource: params.resource?.href,
+    };
+    pageHeaders(res);
+    res.setHeader('Content-Security-Policy', consentPageCsp(params.redirectUri));
+    res
+      .status(200)
+      .type('text/html; charset=utf-8')
+      .send(
+        renderConsent({
+          csrfToken: sessionCsrfToken(token),
+          email: session.email,
+          accountName: account.name,
+          plan: account.plan,
+          clientName: client.client_name ?? client.client_id,
+          clientId: client.client_id,
+          clientVerifiedByUrl: client.client_id.startsWith('https://'),
+          redirectHost: hostOf(params.redirectUri),
+          scopes,
+          request,
+        }),
+      );
+  }
+
+  /** After the consent form: a code for an approval, access_denied otherwise. */
+  async decide(
+    session: SessionContext,
+    client: OAuthClient,
+    request: ConsentRequest,
+    approve: boolean,
+  ): Promise<string> {
+    const account = await this.accounts.find(session.accountId);
+    if (!approve || !account || !this.grants.planAllows(account.plan)) {
+      return authorizationRedirect(
+        request.redirect_uri,
+        {
+          error: 'access_denied',
+          error_description: !approve
+            ? 'The person denied the request.'
+            : 'This account’s plan has no API access.',
+          state: request.state,
+        },
+        this.settings.issuer,
+      );
+    }
+    this.grants.checkResource(request.resource);
+    const code = await this.grants.approve({
+      userId: session.userId,
+      accountId: session.accountId,
+      client,
+      scopes: this.grants.resolveScopes(request.scope.split(' ')),
+      codeChallenge: request.code_challenge,
+      redirectUri: request.redirect_uri,
+    });
+    return authorizationRedirect(
+      request.redirect_uri,
+      { code, state: request.state },
+      this.settings.issuer,
+    );
+  }
+
+  challengeForAuthorizationCode(
+    client: OAuthClientInformationFull,
+    authorizationCode: string,
+  ): Promise<string> {
+    return this.grants.challengeFor(client as OAuthClient, authorizationCode);
+  }
+
+  exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    authorizationCode: string,
+    _codeVerifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    return this.grants.exchangeCode(
+      client as OAuthClient,
+      authorizationCode,
+      redirectUri,
+      resource,
+    );
+  }
+
+  exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    return this.grants.refresh(client as OAuthClient, refreshToken, scopes, resource);
+  }
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const caller = await this.grants.authenticate(token);
+    if (!caller) throw new InvalidTokenError('invalid or expired access token');
+    return {
+      token,
+      clientId: caller.clientId,
+      scopes: caller.scopes,
+      resource: new URL(this.settings.resource),
+      extra: { accountId: caller.auth.accountId, grantId: caller.grantId },
+    };
+  }
+
+  async revokeToken(
+    client: OAuthClientInformationFull,
+    request: OAuthTokenRevocationRequest,
+  ): Promise<void> {
+    await this.grants.revoke(client as OAuthClient, request.token);
+  }
+
+  async currentSession(req: Request): Promise<{ session: SessionContext; token: string } | null> {
+    const token = readSessionToken(req);
+    if (!token) return null;
+    const session = await this.sessions.resolve(token);
+    return session ? { session, token } : null;
+  }
+}
+
+function hostOf(uri: string): string {
+  try {
+    return new URL(uri).host;
+  } catch {
+    return uri;
+  }
+}

@@ -1,0 +1,51 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ToolBackend } from './backend';
+import { Sleep } from './job-poller';
+import { registerAccountTools } from './tools/account-tools';
+import { registerResearchTools } from './tools/research-tools';
+import { registerSiteAuditTools } from './tools/site-audit-tools';
+import { registerYourDataTools } from './tools/your-data-tools';
+
+export const SERVER_NAME = 'seo-api';
+export const SERVER_VERSION = '0.2.0';
+
+export const INSTRUCTIONS =
+  'Search-marketing data of one account of the SEO data API. Every tool call is one metered API call. ' +
+  'Research tools (get_backlinks, keyword_research, start_site_audit, run_site_audit) fetch fresh data and draw ' +
+  'feature quota or credits; your-data tools (list_rank_keywords, get_rank_history, list_gsc_properties, query_gsc, ' +
+  'list_ai_visibility_projects, get_share_of_voice) read data the account already collected, cost no quota and keep ' +
+  'working when the monthly call cap is reached. Use get_usage to check the allowance. Errors carry the API error ' +
+  'code (e.g. RATE_LIMITED with meta.retry_after, QUOTA_EXCEEDED) in structuredContent.error. Tools with long lists ' +
+  '(get_backlinks, keyword_research, query_gsc, list_rank_keywords) accept `fields` to keep only some members of each row.';
+
+export interface ToolServerOptions {
+  /** Default pause between job polls of run_site_audit, in milliseconds. */
+  pollIntervalMs: number;
+  /** Default longest wait of run_site_audit, in milliseconds. */
+  maxWaitMs: number;
+  sleep?: Sleep;
+}
+
+/**
+ * The MCP server with one tool per REST endpoint plus run_site_audit, over any backend and
+ * any transport: the one definition of names, schemas, descriptions, annotations and result
+ * mapping shared by the local stdio package and the hosted /mcp endpoint.
+ */
+export function createToolServer(backend: ToolBackend, options: ToolServerOptions): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const context = {
+    server,
+    api: backend,
+    pollIntervalMs: options.pollIntervalMs,
+    maxWaitMs: options.maxWaitMs,
+    sleep: options.sleep,
+  };
+  registerAccountTools(context);
+  registerResearchTools(context);
+  registerSiteAuditTools(context);
+  registerYourDataTools(context);
+  return server;
+}

@@ -1,0 +1,213 @@
+import { Injectable } from '@nestjs/common';
+import { PlanName, Sql } from '@app/database';
+
+export interface GrantRow {
+  id: number;
+  user_id: number;
+  account_id: number;
+  client_pk: number;
+  scopes: string[];
+  resource: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface CodeRow {
+  id: number;
+  grant_id: number;
+  code_challenge: string;
+  redirect_uri: string;
+  expires_at: Date;
+  used_at: Date | null;
+  client_id: string;
+  grant_revoked_at: Date | null;
+  scopes: string[];
+}
+
+export interface TokenRow {
+  id: number;
+  grant_id: number;
+  kind: 'access' | 'refresh';
+  expires_at: Date;
+  used_at: Date | null;
+  revoked_at: Date | null;
+  client_id: string;
+  grant_revoked_at: Date | null;
+  scopes: string[];
+  resource: string;
+}
+
+/** What an access-token check needs: the token, its grant, client and the CURRENT account plan. */
+export interface AccessRow {
+  grant_id: number;
+  account_id: number;
+  expires_at: Date;
+  scopes: string[];
+  resource: string;
+  client_id: string;
+  client_name: string;
+  last_used_at: Date | null;
+  plan: PlanName;
+  overrides: Record<string, number | 'unlimited'>;
+}
+
+export interface ConnectionRow {
+  id: number;
+  client_name: string;
+  client_id: string;
+  scopes: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+/** The statements of oauth_grants, oauth_codes and oauth_tokens (one raw statement each). */
+@Injectable()
+export class OAuthGrantsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** A grant and its first code, in one statement. */
+  async createGrantWithCode(
+    g: { userId: number; accountId: number; clientPk: number; scopes: string[]; resource: string },
+    code: { hash: string; challenge: string; redirectUri: string; expiresAt: Date },
+    now: Date,
+  ): Promise<number> {
+    const row = await this.sql.one<{ id: number }>(
+      `WITH g AS (
+         INSERT INTO oauth_grants (user_id, account_id, client_pk, scopes, resource, created_at)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING id)
+       INSERT INTO oauth_codes (code_hash, grant_id, code_challenge, redirect_uri, expires_at, created_at)
+       SELECT $7, g.id, $8, $9, $10, $6 FROM g RETURNING grant_id AS id`,
+      [
+        g.userId,
+        g.accountId,
+        g.clientPk,
+        JSON.stringify(g.scopes),
+        g.resource,
+        now,
+        code.hash,
+        code.challenge,
+        code.redirectUri,
+        code.expiresAt,
+      ],
+    );
+    return row!.id;
+  }
+
+  findCode(hash: string): Promise<CodeRow | undefined> {
+    return this.sql.one<CodeRow>(
+      `SELECT c.id, c.grant_id, c.code_challenge, c.redirect_uri, c.expires_at, c.used_at,
+              cl.client_id, g.revoked_at AS grant_revoked_at, g.scopes
+       FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id
+       JOIN oauth_clients cl ON cl.id = g.client_pk
+       WHERE c.code_hash = $1`,
+      [hash],
+    );
+  }
+
+  /** Marks a code used; false when it already was (a concurrent or repeated use). */
+  async useCode(id: number, now: Date): Promise<boolean> {
+    const row = await this.sql.one<{ id: number }>(
+      `UPDATE oauth_codes SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id`,
+      [id, now],
+    );
+    return row !== undefined;
+  }
+
+  /** Inserts an access token and a refresh token for a grant. */
+  async insertTokenPair(
+    grantId: number,
+    access: { hash: string; expiresAt: Date },
+    refresh: { hash: string; expiresAt: Date },
+    now: Date,
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO oauth_tokens (token_hash, grant_id, kind, expires_at, created_at)
+       VALUES ($1, $3, 'access', $4, $6), ($2, $3, 'refresh', $5, $6)`,
+      [access.hash, refresh.hash, grantId, access.expiresAt, refresh.expiresAt, now],
+    );
+  }
+
+  findToken(hash: string): Promise<TokenRow | undefined> {
+    return this.sql.one<TokenRow>(
+      `SELECT t.id, t.grant_id, t.kind, t.expires_at, t.used_at, t.revoked_at,
+              cl.client_id, g.revoked_at AS grant_revoked_at, g.scopes, g.resource
+       FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+       JOIN oauth_clients cl ON cl.id = g.client_pk
+       WHERE t.token_hash = $1`,
+      [hash],
+    );
+  }
+
+  /** Marks a refresh token used; false when it already was. */
+  async useToken(id: number, now: Date): Promise<boolean> {
+    const row = await this.sql.one<{ id: number }>(
+      `UPDATE oauth_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL
+       RETURNING id`,
+      [id, now],
+    );
+    return row !== undefined;
+  }
+
+  async revokeToken(id: number, now: Date): Promise<void> {
+    await this.sql.run(
+      `UPDATE oauth_tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`,
+      [id, now],
+    );
+  }
+
+  /** Revokes a grant (and so every code and token of it). With `accountId`, only that account's. */
+  async revokeGrant(id: number, now: Date, accountId?: number): Promise<GrantRow | undefined> {
+    return this.sql.one<GrantRow>(
+      `UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, $2)
+       WHERE id = $1 AND ($3::integer IS NULL OR account_id = $3)
+       RETURNING *`,
+      [id, now, accountId ?? null],
+    );
+  }
+
+  /** The live access token with this hash: unexpired, unrevoked, grant unrevoked; plan as of now. */
+  findAccess(hash: string, now: Date): Promise<AccessRow | undefined> {
+    return this.sql.one<AccessRow>(
+      `SELECT g.id AS grant_id, g.account_id, t.expires_at, g.scopes, g.resource,
+              cl.client_id, cl.client_name, g.last_used_at, a.plan, a.overrides
+       FROM oauth_tokens t
+       JOIN oauth_grants g ON g.id = t.grant_id
+       JOIN oauth_clients cl ON cl.id = g.client_pk
+       JOIN accounts a ON a.id = g.account_id
+       WHERE t.token_hash = $1 AND t.kind = 'access' AND t.revoked_at IS NULL
+         AND t.expires_at > $2 AND g.revoked_at IS NULL`,
+      [hash, now],
+    );
+  }
+
+  /** last_used_at, at most once a minute. */
+  async touchGrant(id: number, now: Date): Promise<void> {
+    await this.sql.run(
+      `UPDATE oauth_grants SET last_used_at = $2
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+      [id, now],
+    );
+  }
+
+  /** The account's active connections: unrevoked grants that were exchanged for tokens. */
+  listActive(accountId: number): Promise<ConnectionRow[]> {
+    return this.sql.rows<ConnectionRow>(
+      `SELECT g.id, cl.client_name, cl.client_id, g.scopes, g.created_at, g.last_used_at
+       FROM oauth_grants g JOIN oauth_clients cl ON cl.id = g.client_pk
+       WHERE g.account_id = $1 AND g.revoked_at IS NULL
+         AND EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = g.id)
+       ORDER BY g.created_at DESC, g.id DESC`,
+      [accountId],
+    );
+  }
+
+  findConnection(id: number, accountId: number): Promise<ConnectionRow | undefined> {
+    return this.sql.one<ConnectionRow>(
+      `SELECT g.id, cl.client_name, cl.client_id, g.scopes, g.created_at, g.last_used_at
+       FROM oauth_grants g JOIN oauth_clients cl ON cl.id = g.client_pk
+       WHERE g.id = $1 AND g.account_id = $2 AND g.revoked_at IS NULL`,
+      [id, accountId],
+    );
+  }
+}

@@ -1,0 +1,323 @@
+#!/usr/bin/env node
+/*
+ * Scripted check of the hosted MCP endpoint with outside tooling (docs/mcp.md, "Conformance"):
+ *
+ *   node scripts/mcp-conformance.js          (needs PostgreSQL and Redis like npm start)
+ *
+ * 1. compiles into dist/ when a source is newer (tsc + tsc-alias; never `rm -rf dist`),
+ * 2. starts its own API instance: own database (seo_mcp_check_<pid>, created by the migration,
+ *    dropped at the end), own Redis prefix, a free port, the sandbox data provider, an admin token,
+ * 3. creates an Agency account and key through the admin API,
+ * 4. runs the MCP Inspector CLI (tools/list, tools/call) against BASE/mcp with the key header,
+ * 5. runs the conformance suite's `server` scenarios. The suite's client cannot send an
+ *    Authorization header, so it talks to a small local proxy that adds the key (the
+ *    `authorization` scenarios of this suite version are client-side ones; the OAuth flow is
+ *    tested by the OAuth part's e2e tests),
+ * 6. prints the results and exits non-zero when an unexpected failure shows up.
+ *
+ * The tools are fetched with npx at pinned versions (not devDependencies: see docs/mcp.md).
+ */
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const crypto = require('node:crypto');
+
+const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
+// 0.1.14 and later import fs.globSync (Node 22+); this repository runs on Node 20.
+const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.13';
+const EXPECTED = path.join(__dirname, 'mcp-conformance-expected.yaml');
+
+const root = path.resolve(__dirname, '..');
+const dist = path.join(root, 'dist');
+const entries = {
+  api: path.join(dist, 'apps/api/src/main.js'),
+  migrate: path.join(dist, 'libs/database/src/cli/migrate.js'),
+};
+const pgServer = (process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/seo_api').replace(
+  /\/[^/]*$/,
+  '',
+);
+const dbName = `seo_mcp_check_${process.pid}`;
+const redisPrefix = `seomcpcheck:${process.pid}`;
+const adminToken = crypto.randomBytes(24).toString('hex');
+const results = [];
+const record = (name, ok, detail = '') => {
+  results.push({ name, ok, detail });
+  console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}${detail ? `  (${detail})` : ''}`);
+};
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+      newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function compileIfStale() {
+  const built = fs.existsSync(entries.api) ? fs.statSync(entries.api).mtimeMs : 0;
+  if (built && ['apps', 'libs'].every((d) => newestMtime(path.join(root, d)) <= built)) return;
+  console.log('Compiling (tsc -p tsconfig.build.json && tsc-alias)...');
+  const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (tsc.status !== 0) console.log('tsc reported errors (output still emitted); continuing.');
+  const alias = spawnSync('npx', ['tsc-alias', '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (alias.status !== 0) throw new Error('tsc-alias failed');
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+async function waitFor(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+/** Like run(), without blocking the event loop (the in-process proxy must keep serving). */
+function runAsync(cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+function run(cmd, args, env) {
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  return { code: r.status, out: `${r.stdout || ''}`, err: `${r.stderr || ''}` };
+}
+
+async function admin(base, method, p, body) {
+  const res = await fetch(`${base}/admin/v1${p}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`admin ${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** Forwards every request to BASE, adding the key header (the conformance client sends none). */
+function authProxy(base, key) {
+  const target = new URL(base);
+  return http.createServer((req, res) => {
+    const headers = { ...req.headers, host: target.host, authorization: `Bearer ${key}` };
+    const up = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
+      (r) => {
+        res.writeHead(r.statusCode || 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    up.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(up);
+  });
+}
+
+async function main() {
+  compileIfStale();
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const env = {
+    PORT: String(port),
+    PUBLIC_BASE_URL: base,
+    DATABASE_URL: `${pgServer}/${dbName}`,
+    REDIS_PREFIX: redisPrefix,
+    ADMIN_TOKEN: adminToken,
+    SEO_DATA_PROVIDER: 'sandbox',
+    LOG_LEVEL: 'warn',
+  };
+  const migrated = run(process.execPath, [entries.migrate], env);
+  if (migrated.code !== 0) throw new Error(`migration failed: ${migrated.err || migrated.out}`);
+  const api = spawn(process.execPath, [entries.api], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let proxy;
+  try {
+    await waitFor(`${base}/health/live`, 30_000);
+    const account = await admin(base, 'POST', '/accounts', {
+      name: 'mcp conformance',
+      plan: 'agency',
+    });
+    await admin(base, 'PATCH', `/accounts/${account.id}`, {
+      overrides: { api_calls_per_month: 'unlimited', requests_per_minute: 1000 },
+    });
+    const key = (
+      await admin(base, 'POST', `/accounts/${account.id}/api-keys`, { label: 'mcp conformance' })
+    ).key;
+    console.log(`API instance on ${base} (database ${dbName}); hosted MCP endpoint ${base}/mcp\n`);
+
+    // --- MCP Inspector CLI ---------------------------------------------------------------
+    console.log(`== MCP Inspector CLI (${INSPECTOR})`);
+    const inspector = (...args) =>
+      run('npx', [
+        '-y',
+        INSPECTOR,
+        '--cli',
+        `${base}/mcp`,
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${key}`,
+        ...args,
+      ]);
+    const listed = inspector('--method', 'tools/list');
+    let names = [];
+    try {
+      names = JSON.parse(listed.out).tools.map((t) => t.name);
+    } catch {
+      /* reported below */
+    }
+    record(
+      'inspector tools/list',
+      names.length === 13,
+      names.length ? `${names.length} tools: ${names.join(', ')}` : listed.err.slice(0, 400),
+    );
+    for (const [tool, args] of [
+      ['get_usage', []],
+      ['get_backlinks', ['--tool-arg', 'domain=example.com', 'limit=3']],
+      ['list_locations', []],
+    ]) {
+      const called = inspector('--method', 'tools/call', '--tool-name', tool, ...args);
+      let ok = false;
+      let detail = called.err.slice(0, 300);
+      try {
+        const result = JSON.parse(called.out);
+        ok = !result.isError && result.structuredContent !== undefined;
+        detail = ok
+          ? Object.entries(result.structuredContent.meta)
+              .filter(([k]) => ['key_name', 'cached', 'charged', 'provider'].includes(k))
+              .map(([k, v]) => `meta.${k}=${v}`)
+              .join(' ')
+          : JSON.stringify(result).slice(0, 300);
+      } catch {
+        /* reported */
+      }
+      record(`inspector tools/call ${tool}`, ok, detail);
+    }
+    const noKey = run('npx', [
+      '-y',
+      INSPECTOR,
+      '--cli',
+      `${base}/mcp`,
+      '--transport',
+      'http',
+      '--method',
+      'tools/list',
+    ]);
+    record(
+      'inspector without a key is refused',
+      noKey.code !== 0,
+      (noKey.err || noKey.out).split('\n').find((l) => /401|auth/i.test(l)) || '',
+    );
+
+    // --- conformance suite, server scenarios ----------------------------------------------
+    console.log(
+      `\n== Conformance suite (${CONFORMANCE}), server scenarios, through the key-adding proxy`,
+    );
+    const proxyPort = await freePort();
+    proxy = authProxy(base, key);
+    await new Promise((r) => proxy.listen(proxyPort, '127.0.0.1', r));
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
+    const conf = await runAsync('npx', [
+      '-y',
+      CONFORMANCE,
+      'server',
+      '--url',
+      `http://localhost:${proxyPort}/mcp`,
+      '--suite',
+      'all',
+      '--expected-failures',
+      EXPECTED,
+      '-o',
+      outDir,
+    ]);
+    const text = `${conf.out}\n${conf.err}`
+      .split('\n')
+      .filter((l) => !/npm warn/i.test(l))
+      .join('\n');
+    console.log(text.trim());
+    record(
+      'conformance server suite: no unexpected failure',
+      conf.code === 0,
+      `exit ${conf.code}; results in ${outDir}`,
+    );
+  } finally {
+    proxy?.close();
+    api.kill('SIGTERM');
+    await new Promise((r) => (api.exitCode !== null ? r() : api.once('exit', r)));
+    await cleanup();
+  }
+  const failed = results.filter((r) => !r.ok);
+  console.log(`\n${results.length - failed.length} passed, ${failed.length} failed`);
+  process.exitCode = failed.length ? 1 : 0;
+}
+
+async function cleanup() {
+  const { Client } = require('pg');
+  const pg = new Client({ connectionString: `${pgServer}/postgres` });
+  await pg.connect();
+  try {
+    await pg.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  } finally {
+    await pg.end();
+  }
+  const Redis = require('ioredis');
+  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+main().catch((error) => {
+  console.error(`mcp-conformance: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,233 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
+import { createTestApp, TestApp } from '../helpers/test-app';
+import {
+  Connector,
+  TOOL_NAMES,
+  ToolResult,
+  buildConnector,
+  connect,
+  jsonText,
+  toolError,
+  toolOk,
+  usedCalls,
+} from './mcp-harness';
+
+/**
+ * The hosted connector (/mcp, Streamable HTTP, stateless) with an API key as bearer: the same
+ * tools as the local package, each tool call running its REST route in process.
+ */
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  },
+};
+const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+const ACCEPT = 'application/json, text/event-stream';
+
+describe('hosted MCP endpoint /mcp (Streamable HTTP, API key bearer)', () => {
+  let t: TestApp;
+  let admin: AdminClient;
+  const clients: Client[] = [];
+  const locals: Connector[] = [];
+
+  async function hosted(key: string): Promise<Client> {
+    const client = new Client({ name: 'hosted-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), {
+        requestInit: { headers: bearer(key) },
+      }),
+    );
+    clients.push(client);
+    return client;
+  }
+  const call = async (c: Client, name: string, args: Record<string, unknown> = {}) =>
+    (await c.callTool({ name, arguments: args })) as ToolResult;
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    buildConnector();
+    t = await createTestApp({ now: '2026-11-20T12:00:00Z' });
+    admin = new AdminClient(t.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    for (const c of locals) await c.close().catch(() => undefined);
+    await t?.close();
+  });
+
+  it('lists the same tools as the local package: names, schemas, descriptions, annotations', async () => {
+    const acc = await admin.account('pro');
+    const remote = await hosted(acc.key);
+    const local = await connect({ SEO_API_KEY: acc.key, SEO_API_BASE_URL: t.url });
+    locals.push(local);
+    const a = (await remote.listTools()).tools;
+    const b = (await local.client.listTools()).tools;
+    expect(a.map((x) => x.name).sort()).toEqual(TOOL_NAMES);
+    const byName = (list: typeof a) => Object.fromEntries(list.map((x) => [x.name, x] as const));
+    expect(byName(a)).toEqual(byName(b));
+    expect(remote.getServerVersion()?.name).toBe('seo-api');
+  });
+
+  it('calls tools: usage names the key, locations, backlinks with and without fields, errors as tool errors', async () => {
+    const acc = await admin.account('pro', undefined, 'hosted key');
+    const c = await hosted(acc.key);
+    const usage = toolOk(await call(c, 'get_usage'));
+    expect(usage.meta.key_name).toBe('hosted key');
+    const locations = toolOk(await call(c, 'list_locations'));
+    expect(Array.isArray(locations.data) || typeof locations.data === 'object').toBe(true);
+
+    const full = toolOk(await call(c, 'get_backlinks', { domain: 'example.com', limit: 5 }));
+    const rows = full.data.backlinks as Array<Record<string, unknown>>;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(Object.keys(rows[0]).length).toBeGreaterThan(2);
+    const slim = await call(c, 'get_backlinks', {
+      domain: 'example.com',
+      limit: 5,
+      fields: ['url_from', 'anchor', 'no_such_member'],
+    });
+    const slimRows = toolOk(slim).data.backlinks as Array<Record<string, unknown>>;
+    expect(slimRows).toHaveLength(rows.length);
+    for (const [i, row] of slimRows.entries()) {
+      expect(Object.keys(row)).toEqual(['url_from', 'anchor']);
+      expect(row.url_from).toEqual(rows[i].url_from);
+    }
+    expect(jsonText(slim)).toEqual(slim.structuredContent);
+    // Other members of data are unchanged.
+    expect(toolOk(slim).data.overview).toEqual(full.data.overview);
+
+    const missing = toolError(await call(c, 'get_rank_history', { keyword_id: 999_999 }));
+    expect(missing.code).toBe('NOT_FOUND');
+    expect(missing.http_status).toBe(404);
+    const bad = toolError(await call(c, 'get_job', { job_id: 'job_doesnotexist' }));
+    expect(bad.code).toBe('NOT_FOUND');
+  });
+
+  it('a refusal carries the REST code, message and meta (per-minute limit)', async () => {
+    const acc = await admin.account('pro', { requests_per_minute: 1 });
+    const c = await hosted(acc.key);
+    toolOk(await call(c, 'get_usage'));
+    const limited = toolError(await call(c, 'get_usage'));
+    const rest = await t.http().get('/api/v1/usage').set(bearer(acc.key));
+    expect(rest.status).toBe(429);
+    expect(limited.code).toBe(rest.body.error.code);
+    expect(limited.message).toBe(
+      rest.body.error.message.replace(/\d+ s\./, limited.message.match(/\d+ s\./)![0]),
+    );
+    expect(limited.meta.limit).toBe(1);
+    expect(typeof limited.meta.retry_after).toBe('number');
+  });
+
+  describe('HTTP rules of /mcp', () => {
+    const challenge = (base: string) =>
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="seo:read"`;
+
+    it('401 without a bearer, with the resource-metadata challenge', async () => {
+      const res = await post(INIT);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe(challenge(t.config.publicBaseUrl));
+    });
+
+    it('401 with a bad bearer (unknown key, random token, revoked key, query-string key): error="invalid_token"', async () => {
+      const acc = await admin.account('pro');
+      const revoked = await admin.account('pro');
+      expect((await admin.delete(`/api-keys/${revoked.keyId}`)).status).toBeLessThan(300);
+      for (const token of [acc.key.slice(0, -2) + 'xx', 'some-opaque-token', revoked.key]) {
+        const res = await post(INIT, bearer(token));
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toBe(
+          `${challenge(t.config.publicBaseUrl)}, error="invalid_token"`,
+        );
+      }
+      const query = await fetch(`${t.url}/mcp?api_key=${acc.key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: ACCEPT },
+        body: JSON.stringify(INIT),
+      });
+      expect(query.status).toBe(401);
+    });
+
+    it('403 for Free and Starter plans', async () => {
+      for (const plan of ['free', 'starter'] as const) {
+        const acc = await admin.account(plan);
+        expect((await post(INIT, bearer(acc.key))).status).toBe(403);
+      }
+    });
+
+    it('403 for a cross-site Origin; PUBLIC_BASE_URL and loopback origins pass', async () => {
+      const acc = await admin.account('pro');
+      const base = new URL(t.config.publicBaseUrl).origin;
+      expect(
+        (await post(INIT, { ...bearer(acc.key), origin: 'https://evil.example' })).status,
+      ).toBe(403);
+      expect((await post(INIT, { ...bearer(acc.key), origin: 'null' })).status).toBe(403);
+      expect((await post(INIT, { ...bearer(acc.key), origin: base })).status).toBe(200);
+      expect(
+        (await post(INIT, { ...bearer(acc.key), origin: 'http://localhost:6274' })).status,
+      ).toBe(200);
+    });
+
+    it('400 for an unsupported MCP-Protocol-Version; 2025-06-18, 2025-11-25 and 2026-07-28 are served', async () => {
+      const acc = await admin.account('pro');
+      const bad = await post(LIST, { ...bearer(acc.key), 'mcp-protocol-version': '1999-01-01' });
+      expect(bad.status).toBe(400);
+      for (const v of ['2025-06-18', '2025-11-25', '2026-07-28']) {
+        const res = await post(LIST, { ...bearer(acc.key), 'mcp-protocol-version': v });
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('get_backlinks');
+      }
+    });
+
+    it('stateless: tools/list works without initialize or session; no Mcp-Session-Id is issued; GET and DELETE are 405', async () => {
+      const acc = await admin.account('pro');
+      const init = await post(INIT, bearer(acc.key));
+      expect(init.status).toBe(200);
+      expect(init.headers.get('mcp-session-id')).toBeNull();
+      expect(await init.text()).toContain('"protocolVersion":"2025-06-18"');
+      for (const method of ['GET', 'DELETE']) {
+        const res = await fetch(`${t.url}/mcp`, {
+          method,
+          headers: { ...bearer(acc.key), accept: ACCEPT },
+        });
+        expect(res.status).toBe(405);
+      }
+    });
+
+    it('bad JSON-RPC input is a 4xx, never a 500', async () => {
+      const acc = await admin.account('pro');
+      const junk = await fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: { ...bearer(acc.key), 'content-type': 'application/json', accept: ACCEPT },
+        body: '{"jsonrpc":',
+      });
+      expect(junk.status).toBeGreaterThanOrEqual(400);
+      expect(junk.status).toBeLessThan(500);
+      const notRpc = await post({ hello: 'world' }, bearer(acc.key));
+      expect(notRpc.status).toBeGreaterThanOrEqual(400);
+      expect(notRpc.status).toBeLessThan(500);
+    });
+  });
+
+  it('the monthly meter counts one call per tool call', async () => {
+    const acc = await admin.account('pro');
+    const c = await hosted(acc.key);
+    const before = await usedCalls(admin, acc);
+    await call(c, 'get_usage');
+    await call(c, 'list_gsc_properties');
+    expect((await usedCalls(admin, acc)) - before).toBe(2);
+  });
+});
+
+export type { TestAccount };

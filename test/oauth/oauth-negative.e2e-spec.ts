@@ -1,0 +1,389 @@
+import { OAuthGrantsService } from '@app/oauth';
+import { AdminClient } from '../helpers/fixtures';
+import {
+  Browser,
+  OAuthTestApp,
+  Person,
+  REDIRECT,
+  authorizeInBrowser,
+  authorizeUrl,
+  connect,
+  createPerson,
+  pkce,
+  registerClient,
+  startOAuthApp,
+  token,
+} from './oauth-helpers';
+
+describe('OAuth authorization server: refusals', () => {
+  let app: OAuthTestApp;
+  let base: string;
+  let person: Person;
+  let clientId: string;
+  let grants: OAuthGrantsService;
+  const isLive = async (access: string) => (await grants.authenticate(access)) !== null;
+
+  const params = (challenge: string, extra: Record<string, string | undefined> = {}) => ({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    app = await startOAuthApp({ now: '2031-03-01T10:00:00Z' });
+    base = app.base;
+    grants = app.t.app.get(OAuthGrantsService);
+    person = await createPerson(base, 'pro');
+    clientId = (await registerClient(base)).json.client_id as string;
+  });
+  afterAll(() => app.close());
+
+  it('missing PKCE or the plain method: error to the redirect_uri, no code', async () => {
+    for (const extra of [
+      { code_challenge: undefined, code_challenge_method: undefined },
+      { code_challenge_method: 'plain' },
+      { code_challenge_method: undefined },
+    ]) {
+      const { location } = await authorizeInBrowser(base, person, params('x'.repeat(43), extra));
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('code')).toBeNull();
+      expect(location.searchParams.get('state')).toBe('st');
+      expect(location.searchParams.get('iss')).toBe(base);
+    }
+  });
+
+  it('a POSTed authorization request: the sign-in form returns to it as a GET', async () => {
+    const { challenge } = pkce();
+    const res = await fetch(`${base}/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params(challenge) as Record<string, string>).toString(),
+    });
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get('location')!, base).searchParams.get('return_to')!;
+    expect(back.startsWith('/oauth/authorize?')).toBe(true);
+    expect(new URLSearchParams(back.split('?')[1]).get('code_challenge')).toBe(challenge);
+  });
+
+  it('unknown client or unregistered redirect_uri: an error page, no redirect', async () => {
+    const { challenge } = pkce();
+    const cases = [
+      params(challenge, { client_id: 'mcp-00000000-0000-0000-0000-000000000000' }),
+      params(challenge, { redirect_uri: 'https://evil.example/cb' }),
+      params(challenge, { redirect_uri: 'http://127.0.0.1:9/other' }),
+      params(challenge, { client_id: 'x'.repeat(5000) }),
+      {},
+    ];
+    for (const p of cases) {
+      const res = await fetch(authorizeUrl(base, p), { redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    }
+  });
+
+  it('wrong verifier → invalid_grant; the code still works once with the right one', async () => {
+    const { verifier, challenge } = pkce();
+    const { location } = await authorizeInBrowser(base, person, params(challenge));
+    const code = location.searchParams.get('code')!;
+    const wrong = await token(base, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: pkce().verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error).toBe('invalid_grant');
+    const missing = await token(base, {
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toBe('invalid_request');
+    const ok = await token(base, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('a reused code → invalid_grant, and the tokens of its first use are revoked', async () => {
+    const first = await connect(base, person);
+    expect(await isLive(first.access)).toBe(true);
+    const again = await token(base, {
+      grant_type: 'authorization_code',
+      code: first.code,
+      code_verifier: first.verifier,
+      redirect_uri: REDIRECT,
+      client_id: first.client.client_id as string,
+    });
+    expect(again.status).toBe(400);
+    expect(again.json.error).toBe('invalid_grant');
+    expect(await isLive(first.access)).toBe(false);
+    const refresh = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh,
+      client_id: first.client.client_id as string,
+    });
+    expect(refresh.json.error).toBe('invalid_grant');
+  });
+
+  it('another redirect_uri at the token endpoint, or another client → invalid_grant', async () => {
+    const { verifier, challenge } = pkce();
+    const { location } = await authorizeInBrowser(base, person, params(challenge));
+    const code = location.searchParams.get('code')!;
+    const other = (await registerClient(base)).json.client_id as string;
+    const byOther = await token(base, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: other,
+    });
+    expect(byOther.json.error).toBe('invalid_grant');
+    const elsewhere = await token(base, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: 'http://127.0.0.1:9/elsewhere',
+      client_id: clientId,
+    });
+    expect(elsewhere.json.error).toBe('invalid_grant');
+  });
+
+  it('a token for another resource: invalid_target at authorize and at the token endpoint', async () => {
+    const { verifier, challenge } = pkce();
+    const denied = await authorizeInBrowser(
+      base,
+      person,
+      params(challenge, { resource: 'https://other.example/mcp' }),
+    );
+    expect(denied.location.searchParams.get('error')).toBe('invalid_target');
+    const { location } = await authorizeInBrowser(base, person, params(challenge));
+    const res = await token(base, {
+      grant_type: 'authorization_code',
+      code: location.searchParams.get('code')!,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      resource: 'https://other.example/mcp',
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('invalid_target');
+  });
+
+  it('expiry: codes after 60 s, access tokens after 1 h (ManualClock)', async () => {
+    const { verifier, challenge } = pkce();
+    const { location } = await authorizeInBrowser(base, person, params(challenge));
+    app.t.clock.advance(61_000);
+    const late = await token(base, {
+      grant_type: 'authorization_code',
+      code: location.searchParams.get('code')!,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+    });
+    expect(late.json.error).toBe('invalid_grant');
+
+    const { access } = await connect(base, person);
+    expect(await isLive(access)).toBe(true);
+    app.t.clock.advance(3_601_000);
+    expect(await isLive(access)).toBe(false);
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${access}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('a reused refresh token revokes the whole grant', async () => {
+    const first = await connect(base, person);
+    const cid = first.client.client_id as string;
+    const rotated = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh,
+      client_id: cid,
+    });
+    expect(rotated.status).toBe(200);
+    const reuse = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh,
+      client_id: cid,
+    });
+    expect(reuse.json.error).toBe('invalid_grant');
+    expect(await isLive(rotated.json.access_token as string)).toBe(false);
+    const next = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: rotated.json.refresh_token as string,
+      client_id: cid,
+    });
+    expect(next.json.error).toBe('invalid_grant');
+  });
+
+  it('bad input is an RFC 6749 error, never a 500', async () => {
+    const cases: Array<Record<string, string>> = [
+      {},
+      { grant_type: 'password', client_id: clientId },
+      { grant_type: 'client_credentials', client_id: clientId },
+      { grant_type: 'authorization_code', client_id: clientId, code: 'x', code_verifier: 'y' },
+      { grant_type: 'refresh_token', client_id: clientId, refresh_token: 'x'.repeat(10_000) },
+      {
+        grant_type: 'authorization_code',
+        client_id: 'https://127.0.0.1/c.json',
+        code: 'x',
+        code_verifier: 'y',
+      },
+      { grant_type: 'authorization_code', client_id: 'nope', code: 'x', code_verifier: 'y' },
+    ];
+    for (const c of cases) {
+      const res = await token(base, c);
+      expect(res.status).toBe(400);
+      expect(typeof res.json.error).toBe('string');
+    }
+    const json = await fetch(`${base}/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"grant_type":',
+    });
+    expect(json.status).toBeLessThan(500);
+    const get = await fetch(`${base}/token`);
+    expect(get.status).toBe(405);
+    const reg = await fetch(`${base}/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: 'not-a-list' }),
+    });
+    expect(reg.status).toBe(400);
+  });
+
+  it('client endpoints answer any origin (CORS); the consent form refuses cross-site posts', async () => {
+    const preflight = await fetch(`${base}/token`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://inspector.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeTruthy();
+    const cross = await fetch(`${base}/token`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: 'https://inspector.example',
+      },
+      body: 'grant_type=refresh_token&refresh_token=x&client_id=' + encodeURIComponent(clientId),
+    });
+    expect(cross.status).toBe(400);
+    expect(cross.headers.get('access-control-allow-origin')).toBeTruthy();
+    const consent = await fetch(`${base}/oauth/authorize/decision`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: 'https://evil.example',
+      },
+      body: 'decision=approve',
+    });
+    expect(consent.status).toBe(403);
+    // The 2025-03-26 fallback path.
+    const fallback = await fetch(`${base}/authorize?client_id=x&state=1`, { redirect: 'manual' });
+    expect(fallback.status).toBe(302);
+    expect(fallback.headers.get('location')).toBe('/oauth/authorize?client_id=x&state=1');
+  });
+
+  it('Client ID Metadata Documents on private-network addresses are refused (unknown client, no fetch)', async () => {
+    const { challenge } = pkce();
+    for (const url of [
+      'https://127.0.0.1/client.json',
+      'https://localhost/client.json',
+      'https://10.0.0.1/client.json',
+      'https://[::1]/client.json',
+      'https://169.254.169.254/latest/meta-data',
+    ]) {
+      const res = await fetch(authorizeUrl(base, params(challenge, { client_id: url })), {
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+    }
+  });
+
+  it('a connection of another account is 404; removing the user ends its tokens', async () => {
+    const other = await createPerson(base, 'pro');
+    const browser = new Browser();
+    const mine = await connect(base, person, browser);
+    const theirs = await connect(base, other);
+    const [grant] = (await app.t.db.query(
+      `SELECT t.grant_id FROM oauth_tokens t WHERE t.kind = 'access' ORDER BY t.id DESC LIMIT 1`,
+    )) as Array<{ grant_id: number }>;
+    const res = await browser.fetch(`${base}/account/v1/connections/${grant.grant_id}`, {
+      method: 'DELETE',
+    });
+    expect(res.status).toBe(404);
+    expect(await isLive(theirs.access)).toBe(true);
+    expect(await isLive(mine.access)).toBe(true);
+
+    const removed = await new AdminClient(base).delete(`/users/${other.userId}`);
+    expect(removed.status).toBe(200);
+    expect(await isLive(theirs.access)).toBe(false);
+  });
+
+  it('a plan downgrade takes effect at the next call: the caller carries the current plan', async () => {
+    const p = await createPerson(base, 'pro');
+    const { access } = await connect(base, p);
+    expect((await grants.authenticate(access))!.auth.plan).toBe('pro');
+    const admin = new AdminClient(base);
+    const patched = await admin.patch(`/accounts/${p.account.id}`, { plan: 'free' });
+    expect(patched.status).toBe(200);
+    expect((await grants.authenticate(access))!.auth.plan).toBe('free');
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${access}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('OAuth dynamic registration: rate limit per IP (Redis)', () => {
+  let app: OAuthTestApp;
+  afterAll(() => app.close());
+
+  it('allows at least 20 an hour, then 429 with Retry-After; a new hour starts over', async () => {
+    // A clock hour no other suite uses: the counter is per IP and clock hour.
+    app = await startOAuthApp({ now: '2033-07-07T07:00:00Z' });
+    let allowed = 0;
+    let refused: Response | null = null;
+    for (let i = 0; i < 40 && !refused; i += 1) {
+      const res = await fetch(`${app.base}/register`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+      });
+      if (res.status === 201) allowed += 1;
+      else refused = res;
+    }
+    expect(allowed).toBeGreaterThanOrEqual(20);
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused!.json()) as { error: string }).error).toBe('too_many_requests');
+    app.t.clock.advance(3_600_000);
+    expect((await registerClient(app.base)).status).toBe(201);
+  });
+});
