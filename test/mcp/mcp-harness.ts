@@ -3,7 +3,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 
 const ROOT = resolve(__dirname, '../..');
@@ -82,6 +82,8 @@ export interface Connector {
   client: Client;
   /** Everything the server wrote to stderr so far. */
   stderr: () => string;
+  /** Every message the server sent, as read off the wire (before the SDK client handles it). */
+  received: JSONRPCMessage[];
   call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult>;
   close: () => Promise<void>;
 }
@@ -112,9 +114,16 @@ export async function connect(env: Record<string, string>): Promise<Connector> {
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'seo-api-e2e', version: '1.0.0' });
   await client.connect(transport);
+  const received: JSONRPCMessage[] = [];
+  const handle = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    received.push(message);
+    handle?.(message);
+  };
   return {
     client,
     stderr: () => stderr,
+    received,
     call: async (name, args = {}) =>
       (await client.callTool({ name, arguments: args })) as ToolResult,
     close: () => client.close(),

@@ -16,7 +16,6 @@ import {
   CSRF_FIELD,
   ConsoleQuota,
   PAGE_ASSETS,
-  PAGE_CSP,
   SIGN_IN_CSRF_COOKIE,
   SIGN_IN_CSRF_MAX_AGE_SECONDS,
   SIGN_IN_PATH,
@@ -35,9 +34,8 @@ import {
   readSessionToken,
   setSessionCookie,
 } from './session-cookie';
+import { pageHeaders, readForm } from './page-http';
 
-/** The most a page form may send (sign-in, sign-out): far more than they need. */
-const FORM_LIMIT_BYTES = 16 * 1024;
 const CSRF_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 const QUOTA_NAMES: Array<[string, string]> = [
@@ -46,27 +44,6 @@ const QUOTA_NAMES: Array<[string, string]> = [
   ['site_audit_crawls_per_month', 'Site-audit crawls'],
   ['site_audit_rolling_page_budget', 'Site-audit pages (last 30 days)'],
 ];
-
-class FormTooLarge extends Error {}
-
-/**
- * The fields of an `application/x-www-form-urlencoded` body (empty for any other type).
- * Read here, for these two routes only: the app's JSON body parser leaves such bodies alone.
- */
-async function readForm(req: Request): Promise<URLSearchParams> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded' || req.readableEnded) {
-    return new URLSearchParams();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > FORM_LIMIT_BYTES) throw new FormTooLarge();
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
 
 /**
  * The account pages: GET/POST /account/sign-in, GET /account (the console), POST
@@ -119,11 +96,8 @@ export class AccountPagesController {
 
   @Post('sign-in')
   async signIn(@Req() req: Request, @Res() res: Response): Promise<void> {
-    let form: URLSearchParams;
-    try {
-      form = await readForm(req);
-    } catch (err) {
-      if (!(err instanceof FormTooLarge)) throw err;
+    const form = await readForm(req);
+    if (form === null) {
       this.html(res, 413, this.signInForm(req, res, {}, 'The form sent too much data.'));
       return;
     }
@@ -213,13 +187,7 @@ export class AccountPagesController {
 
   @Post('sign-out')
   async signOut(@Req() req: Request, @Res() res: Response): Promise<void> {
-    let form: URLSearchParams;
-    try {
-      form = await readForm(req);
-    } catch (err) {
-      if (!(err instanceof FormTooLarge)) throw err;
-      form = new URLSearchParams();
-    }
+    const form = (await readForm(req)) ?? new URLSearchParams();
     const token = readSessionToken(req);
     const session = token ? await this.sessions.resolve(token) : null;
     if (!token || !session) {
@@ -303,26 +271,13 @@ export class AccountPagesController {
     return renderSignIn({ ...view, error, csrfToken: this.signInCsrf(req, res, renewCsrf) });
   }
 
-  private pageHeaders(res: Response): void {
-    // The account area never answers with permissive CORS headers.
-    res.removeHeader('Access-Control-Allow-Origin');
-    res.setHeader('Content-Security-Policy', PAGE_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Frame-Options', 'DENY');
-    // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form
-    // posts, which the cross-site check (rightly) refuses.
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader('X-Robots-Tag', 'noindex, nofollow');
-    res.setHeader('Cache-Control', 'no-store');
-  }
-
   private html(res: Response, status: number, body: string): void {
-    this.pageHeaders(res);
+    pageHeaders(res);
     res.status(status).type('text/html; charset=utf-8').send(body);
   }
 
   private redirect(res: Response, location: string): void {
-    this.pageHeaders(res);
+    pageHeaders(res);
     res.status(303).setHeader('Location', location);
     res.end();
   }

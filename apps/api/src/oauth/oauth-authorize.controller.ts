@@ -17,9 +17,9 @@ import {
 } from '../account-area/account-pages';
 import { McpOAuthProvider } from './oauth-provider';
 import { ConsentRequest, renderAuthorizeError } from './oauth-pages';
-import { authorizationRedirect, pageHeaders, runSdkRouter } from './oauth-http';
+import { pageHeaders, readForm } from '../account-area/page-http';
+import { authorizationRedirect, runSdkRouter } from './oauth-http';
 
-const FORM_LIMIT_BYTES = 16 * 1024;
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
 
 /**
@@ -167,20 +167,4 @@ export class OAuthAuthorizeController {
     pageHeaders(res);
     res.status(status).type('text/html; charset=utf-8').send(renderAuthorizeError(message));
   }
-}
-
-/** The fields of a form-encoded body (empty for other types); null when too large. */
-async function readForm(req: Request): Promise<URLSearchParams | null> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded' || req.readableEnded) {
-    return new URLSearchParams();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > FORM_LIMIT_BYTES) return null;
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }

@@ -1,17 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { PAGE_CSP } from '../account-area/account-pages';
 
-/** The headers of every page of the authorization flow (as the account pages send). */
-export function pageHeaders(res: Response): void {
-  res.removeHeader('Access-Control-Allow-Origin');
-  res.setHeader('Content-Security-Policy', PAGE_CSP);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'same-origin');
-  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
-  res.setHeader('Cache-Control', 'no-store');
-}
-
 /**
  * The consent page's Content-Security-Policy: the account pages' strict policy, with the
  * client's redirect origin added to form-action (browsers apply form-action to the

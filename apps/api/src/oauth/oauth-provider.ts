@@ -26,7 +26,8 @@ import type {
 import { SIGN_IN_PATH, sessionCsrfToken } from '../account-area/account-pages';
 import { readSessionToken } from '../account-area/session-cookie';
 import { ConsentRequest, renderConsent } from './oauth-pages';
-import { authorizationRedirect, consentPageCsp, pageHeaders } from './oauth-http';
+import { pageHeaders } from '../account-area/page-http';
+import { authorizationRedirect, consentPageCsp } from './oauth-http';
 
 /**
  * Our storage and pages behind the MCP SDK's OAuth handlers (authorize, token, register,
@@ -98,8 +99,7 @@ export class McpOAuthProvider implements OAuthServerProvider {
       scope: scopes.join(' '),
       resource: params.resource?.href,
     };
-    pageHeaders(res);
-    res.setHeader('Content-Security-Policy', consentPageCsp(params.redirectUri));
+    pageHeaders(res, consentPageCsp(params.redirectUri));
     res
       .status(200)
       .type('text/html; charset=utf-8')

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiGet, apiPost } from '../backend';
 import { fieldsArg, pickFields, withoutFields } from '../fields';
 import { toToolResult } from '../tool-result';
-import { COST, LANGUAGES, READ_ONLY_EXTERNAL, withFallback } from './schemas';
+import { COST, LANGUAGES, READ_ONLY_EXTERNAL, withFallback, boundedInt } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
 
 /** Research tools: fresh data from the outside provider (GET /backlinks, POST /keyword-research, locations). */
@@ -23,20 +23,12 @@ export function registerResearchTools({ server, api }: ToolContext): void {
           .min(1)
           .max(2048)
           .describe('Root domain, e.g. example.com; a full URL is accepted and normalized'),
-        page: z
-          .number()
-          .int()
-          .min(1)
-          .max(1000)
-          .optional()
-          .describe('Page of backlinks, default 1 (> 1 always costs a credit)'),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(200)
-          .optional()
-          .describe('Backlinks per page, 1-200, default 100 (> 100 always costs a credit)'),
+        page: boundedInt(1, 1000, 'Page of backlinks, default 1 (> 1 always costs a credit)'),
+        limit: boundedInt(
+          1,
+          200,
+          'Backlinks per page, 1-200, default 100 (> 100 always costs a credit)',
+        ),
         fields: fieldsArg('backlinks', ['url_from', 'url_to', 'anchor']),
       },
       annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },
@@ -80,13 +72,7 @@ export function registerResearchTools({ server, api }: ToolContext): void {
           LANGUAGES,
           'Language, default en; an unknown code silently falls back to English',
         ).optional(),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(100)
-          .optional()
-          .describe('Most related keywords returned, 1-100, default 10'),
+        limit: boundedInt(1, 100, 'Most related keywords returned, 1-100, default 10'),
         fields: fieldsArg('related_keywords', ['keyword', 'search_volume', 'difficulty']),
       },
       annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },

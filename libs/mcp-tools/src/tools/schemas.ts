@@ -16,6 +16,10 @@ export const COST = {
 
 export const id = (what: string) => z.number().int().min(1).max(PG_INT_MAX).describe(what);
 
+/** An optional whole number within [min, max] (page sizes, windows). */
+export const boundedInt = (min: number, max: number, what: string) =>
+  z.number().int().min(min).max(max).optional().describe(what);
+
 export const plainDate = (what: string) =>
   z
     .string()

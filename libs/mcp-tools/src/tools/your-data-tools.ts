@@ -3,7 +3,7 @@ import { GSC_DIMENSIONS, GSC_SORTS } from '@app/core';
 import { apiGet } from '../backend';
 import { fieldsArg, pickFields, withoutFields } from '../fields';
 import { toToolResult } from '../tool-result';
-import { COST, id, plainDate, withFallback } from './schemas';
+import { COST, id, plainDate, withFallback, boundedInt } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
 
 /** Your-data tools: what the account already collected (rank tracking, Search Console, AI visibility). */
@@ -19,13 +19,7 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         COST.yourData,
       inputSchema: {
         project_id: id('Restrict to one rank-tracking project; omit for all projects').optional(),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(500)
-          .optional()
-          .describe('Most keywords returned, 1-500, default 100'),
+        limit: boundedInt(1, 500, 'Most keywords returned, 1-500, default 100'),
         fields: fieldsArg('keywords', ['keyword', 'current_position', 'position_change']),
       },
       annotations: READ_ONLY,
@@ -52,13 +46,7 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         keyword_id: id(
           'keyword_id from list_rank_keywords; a keyword of another account gives NOT_FOUND',
         ),
-        days: z
-          .number()
-          .int()
-          .min(1)
-          .max(365)
-          .optional()
-          .describe('Window in days, 1-365, default 90'),
+        days: boundedInt(1, 365, 'Window in days, 1-365, default 90'),
       },
       annotations: READ_ONLY,
     },
@@ -103,13 +91,7 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
           'Sort by clicks (default), impressions, ctr, position or key; an unrecognized value silently falls back to clicks',
         ).optional(),
         dir: z.enum(['desc', 'asc']).optional().describe('Sort direction, desc (default) or asc'),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(500)
-          .optional()
-          .describe('Most rows returned, 1-500, default 100'),
+        limit: boundedInt(1, 500, 'Most rows returned, 1-500, default 100'),
         fields: fieldsArg('rows', ['key', 'clicks', 'impressions']),
       },
       annotations: READ_ONLY,
