@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
 import { APP_CONFIG, AppConfig, Clock, ManualClock, loadConfig } from '@app/core';
-import { EnvelopeExpressAdapter } from '@app/gateway';
+import { EnvelopeExpressAdapter, installClientErrorHandler } from '@app/gateway';
 import { ApiModule } from '../../apps/api/src/api.module';
 import { configureApp } from '../../apps/api/src/app.setup';
 
@@ -52,6 +52,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   );
   configureApp(app);
+  installClientErrorHandler(app.getHttpServer());
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;

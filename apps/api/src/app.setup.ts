@@ -3,7 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { EnvelopeExpressAdapter, accessLog, requestIdMiddleware } from '@app/gateway';
+import { EnvelopeExpressAdapter, accessLog, bodyBounds, requestIdMiddleware } from '@app/gateway';
 import { rootLoggerFor } from '@app/logging';
 
 export const BODY_LIMIT = '10mb';
@@ -46,6 +46,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     callback(null, SESSION_AREA_URL.test(req.url ?? '') ? { origin: false } : API_CORS),
   );
   app.useBodyParser('json', { limit: BODY_LIMIT });
+  // Depth and size bounds on the parsed body, before any guard or transform (docs/pipeline-and-metering.md).
+  app.use(bodyBounds());
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from '@app/core';
-import { EnvelopeExpressAdapter } from '@app/gateway';
+import { EnvelopeExpressAdapter, installClientErrorHandler } from '@app/gateway';
 import { ApiModule } from './api.module';
 import { configureApp } from './app.setup';
 
@@ -17,6 +17,7 @@ async function bootstrap(): Promise<void> {
     },
   );
   configureApp(app);
+  installClientErrorHandler(app.getHttpServer());
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.port);
   console.log(

@@ -3,6 +3,7 @@ export * from './migrations';
 export * from './data-source-options';
 export * from './database.module';
 export * from './redis.module';
+export * from './failure-window';
 export { runMigrations, ensureDatabase } from './cli/migrate';
 export * from './sql';
 export * from './upserted';

@@ -1,8 +1,10 @@
 import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/core';
+import { FailureWindow } from './failure-window';
+import { REDIS } from './redis.token';
 
-export const REDIS = Symbol('REDIS');
+export { REDIS };
 
 /**
  * One shared ioredis client. Every key the service writes starts with REDIS_PREFIX:
@@ -45,7 +47,8 @@ export function createRedis(url: string): Redis {
     },
     RedisKeys,
     RedisCloser,
+    FailureWindow,
   ],
-  exports: [REDIS, RedisKeys],
+  exports: [REDIS, RedisKeys, FailureWindow],
 })
 export class RedisModule {}

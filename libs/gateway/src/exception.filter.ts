@@ -11,6 +11,7 @@ import { ApiError, Clock, codeOfStatus } from '@app/core';
 import { errorEnvelope } from './envelope';
 import { ApiRequest } from './request-context';
 import { redactUrl } from '@app/logging';
+import { safeKey } from './access-log';
 
 /**
  * Every error becomes the error envelope. ApiError carries its own code; Nest's and the
@@ -36,7 +37,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
       error.code !== 'SERVICE_UNAVAILABLE'
     ) {
       this.logger.error(
-        { err: exception, request_id: req.id, url: redactUrl(req.originalUrl ?? req.url) },
+        {
+          err: exception,
+          request_id: req.id,
+          url: redactUrl(req.originalUrl ?? req.url, [safeKey(req)]),
+        },
         'Unhandled error',
       );
     }
@@ -57,6 +62,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
           `Unknown endpoint: ${req.method} ${redactUrl(req.path ?? req.url)}`,
         );
       }
+      if (status === 400 && isUrlDecodeError(exception)) {
+        return new ApiError('BAD_REQUEST', 'Malformed URL encoding in the request path.');
+      }
       if (status === 400) {
         return new ApiError('BAD_REQUEST', 'Malformed request: the body is not valid JSON.');
       }
@@ -72,11 +80,58 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (bodyParserType === 'entity.too.large') {
       return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large.');
     }
+    if (bodyParserType === 'charset.unsupported') {
+      return new ApiError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Unsupported request body charset: send JSON as UTF-8.',
+      );
+    }
     if (typeof bodyParserType === 'string' && bodyParserType.startsWith('encoding.')) {
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported request body encoding.');
+    }
+    // Any other error that carries a client status meant to be shown (http-errors from the
+    // body parser or the router: a body that does not match its Content-Encoding, a
+    // malformed percent-encoding) keeps its status, with a fitting code and a safe message.
+    const clientStatus = exposedClientStatus(exception);
+    if (clientStatus !== null) {
+      if (isUrlDecodeError(exception)) {
+        return new ApiError('BAD_REQUEST', 'Malformed URL encoding in the request path.');
+      }
+      // The router's only 400 is the decoding one above; any other is the body parser's
+      // (e.g. a zlib error wrapped in "Bad Request").
+      const message =
+        clientStatus === 400
+          ? 'Malformed request: the body could not be read (check Content-Encoding and Content-Length).'
+          : `Malformed request: ${safeMessage((exception as Error).message)}`;
+      return new ApiError(codeOfStatus(clientStatus), message);
     }
     return new ApiError('SERVER_ERROR', 'Internal error. It is safe to retry.', {
       cause: exception,
     });
   }
+}
+
+/** A 4xx status an error object carries and marks as safe to show (http-errors' `expose`). */
+function exposedClientStatus(exception: unknown): number | null {
+  if (typeof exception !== 'object' || exception === null) return null;
+  const e = exception as { status?: unknown; statusCode?: unknown; expose?: unknown };
+  const status = typeof e.status === 'number' ? e.status : e.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499 || e.expose !== true) return null;
+  return status;
+}
+
+/** The router's "Failed to decode param" (a malformed percent-encoding in the path). */
+function isUrlDecodeError(exception: unknown): boolean {
+  const e = exception as { message?: unknown; name?: unknown };
+  return (
+    e.name === 'URIError' ||
+    (typeof e.message === 'string' && /failed to decode param/i.test(e.message))
+  );
+}
+
+/** A message for the client: one line, bounded, no control characters. */
+function safeMessage(message: unknown): string {
+  const text = typeof message === 'string' && message.length > 0 ? message : 'invalid request';
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
 }

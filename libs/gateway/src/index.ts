@@ -13,3 +13,4 @@ export * from './access-log';
 export * from './gateway.module';
 export * from './plain-date.validator';
 export * from './dto-fields';
+export * from './hostile-input';

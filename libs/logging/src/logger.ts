@@ -2,11 +2,68 @@ import type { Params } from 'nestjs-pino';
 import pino from 'pino';
 import type { AppConfig } from '@app/core';
 
-const SECRET_PARAMS = /([?&](?:api_key|apikey|key|token)=)[^&#]*/gi;
+/** Query parameter names whose values never reach a log (compared decoded, lower-cased, without `[...]`). */
+const SECRET_NAMES = new Set([
+  'api_key',
+  'apikey',
+  'key',
+  'token',
+  'access_token',
+  'client_secret',
+  'password',
+]);
+/** A parameter name after any of the separators a client or a parser might honour. */
+const PARAM_NAME = /[?&;#]([^=&;#?]*)=/g;
 
-/** The URL with secret query values (api_key) replaced, for logs. */
-export function redactUrl(url: string | undefined): string {
-  return (url ?? '').replace(SECRET_PARAMS, '$1[REDACTED]');
+function decodeName(raw: string): string {
+  let name = raw.replace(/\+/g, ' ');
+  // Decode repeatedly (double encoding) but boundedly; a malformed escape leaves the rest as is.
+  for (let i = 0; i < 3 && name.includes('%'); i++) {
+    try {
+      const next = decodeURIComponent(name);
+      if (next === name) break;
+      name = next;
+    } catch {
+      break;
+    }
+  }
+  return name.replace(/\[.*$/s, '').trim().toLowerCase();
+}
+
+/**
+ * The URL with secret query values replaced, for logs. Works on every spelling a parser
+ * might read as a secret: percent-encoded names (`api%5Fkey`), array forms (`api_key[]`),
+ * mixed case, and `;`, `#` or a second `?` as separators. Any value equal to one of
+ * `secrets` (e.g. the key the auth guard extracted) is replaced wherever it appears.
+ */
+export function redactUrl(
+  url: string | undefined,
+  secrets: ReadonlyArray<string | null | undefined> = [],
+): string {
+  let out = url ?? '';
+  const start = out.search(/[?;#]/);
+  if (start >= 0) {
+    const tail = out.slice(start);
+    let redacted = '';
+    let copied = 0;
+    for (const m of tail.matchAll(PARAM_NAME)) {
+      const valueStart = (m.index ?? 0) + m[0].length;
+      if (valueStart < copied || !SECRET_NAMES.has(decodeName(m[1]))) continue;
+      // The value runs to the next separator; a `?` inside it is still part of the value.
+      const end = tail.slice(valueStart).search(/[&;#]/);
+      const valueEnd = end < 0 ? tail.length : valueStart + end;
+      redacted += tail.slice(copied, valueStart) + '[REDACTED]';
+      copied = valueEnd;
+    }
+    out = out.slice(0, start) + redacted + tail.slice(copied);
+  }
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length < 8) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)])) {
+      out = out.split(form).join('[REDACTED]');
+    }
+  }
+  return out;
 }
 
 let rootLogger: pino.Logger | undefined;

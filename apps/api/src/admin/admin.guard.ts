@@ -2,29 +2,46 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, ApiError } from '@app/core';
+import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle } from './admin-auth-throttle';
 
 /**
  * Admin routes: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time (both
  * sides hashed to equal length first). Without ADMIN_TOKEN the module answers 404.
- * Customer API keys are never accepted here.
+ * Customer API keys are never accepted here. Failed authentications are throttled per
+ * client IP (AdminAuthThrottle): 401 for the first 20 within the window, then 429 for every
+ * request from that IP until the window ends.
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
   private readonly expected: Buffer | null;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly throttle: AdminAuthThrottle,
+  ) {
     this.expected = config.adminToken ? digest(config.adminToken) : null;
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     if (!this.expected) {
       throw new ApiError('NOT_FOUND', `Unknown endpoint: ${req.method} ${req.path}`);
     }
     const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
-    if (!m || !timingSafeEqual(digest(m[1]), this.expected)) {
-      throw new ApiError('UNAUTHORIZED', 'Missing or invalid admin token.');
+    const ok = m !== null && timingSafeEqual(digest(m[1]), this.expected);
+    const verdict = await this.throttle.check(req.ip ?? '', !ok);
+    if (!verdict.allowed) {
+      const wait = verdict.retryAfterSeconds;
+      throw new ApiError(
+        'RATE_LIMITED',
+        `Too many failed admin authentications from this address (at most ${ADMIN_AUTH_FAILURES_PER_IP} per window). Retry in ${wait} s.`,
+        {
+          meta: { retry_after: wait, limit: ADMIN_AUTH_FAILURES_PER_IP },
+          headers: { 'Retry-After': wait },
+        },
+      );
     }
+    if (!ok) throw new ApiError('UNAUTHORIZED', 'Missing or invalid admin token.');
     return true;
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
 import { AdminAccountsController } from './admin-accounts.controller';
+import { AdminAuthThrottle } from './admin-auth-throttle';
 import { AdminGuard } from './admin.guard';
 import { AdminUsersController } from './admin-users.controller';
 
@@ -9,7 +10,7 @@ import { AdminUsersController } from './admin-users.controller';
 @Module({
   imports: [AccountsModule, BillingModule],
   controllers: [AdminAccountsController, AdminUsersController],
-  providers: [AdminGuard],
-  exports: [AdminGuard],
+  providers: [AdminGuard, AdminAuthThrottle],
+  exports: [AdminGuard, AdminAuthThrottle],
 })
 export class AdminModule {}

@@ -93,6 +93,7 @@ const schema = z
       .pipe(z.enum(LOG_LEVELS)),
     RATE_LIMIT_WINDOW_SECONDS: int(1, 3600, 60),
     SIGN_IN_WINDOW_SECONDS: int(1, 86_400, 900),
+    ADMIN_AUTH_WINDOW_SECONDS: int(1, 3600, 60),
     KEY_CACHE_TTL_MS: int(0, 5000, 5000),
     DB_POOL_SIZE: int(1, 200, 10),
     DATAFORSEO_BACKOFF_MS: int(0, 60_000, 500),
@@ -154,6 +155,8 @@ export interface AppConfig {
   rateLimitWindowSeconds: number;
   /** SIGN_IN_WINDOW_SECONDS: the window of the sign-in failure throttle (docs/account-sessions.md). */
   signInWindowSeconds: number;
+  /** ADMIN_AUTH_WINDOW_SECONDS: the window of the failed admin-token throttle (20 failures per client IP). */
+  adminAuthWindowSeconds: number;
   keyCacheTtlMs: number;
   dbPoolSize: number;
   /** Site-audit jobs: crawl settings and worker behaviour (docs/site-audit-jobs.md). */
@@ -216,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     signInWindowSeconds: e.SIGN_IN_WINDOW_SECONDS,
+    adminAuthWindowSeconds: e.ADMIN_AUTH_WINDOW_SECONDS,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     audit: {

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@app/core';
+import { FailureVerdict, FailureWindow, RedisKeys } from '@app/database';
+
+/** Failed admin authentications allowed per client IP within ADMIN_AUTH_WINDOW_SECONDS. */
+export const ADMIN_AUTH_FAILURES_PER_IP = 20;
+
+/**
+ * The failed admin-token throttle, in Redis (shared by every instance): one fixed-window
+ * counter per client IP. Every admin request makes one round trip after the token was
+ * compared: a failure is counted unless the IP is already at the limit; at the limit every
+ * request from the IP, right token or not, is refused until the window ends.
+ */
+@Injectable()
+export class AdminAuthThrottle {
+  constructor(
+    private readonly failures: FailureWindow,
+    private readonly keys: RedisKeys,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Checks the IP's counter and, when `failed`, counts one failure on it. */
+  check(ip: string, failed: boolean): Promise<FailureVerdict> {
+    return this.failures.attempt(
+      [{ key: this.keyOf(ip), limit: ADMIN_AUTH_FAILURES_PER_IP }],
+      this.config.adminAuthWindowSeconds * 1000,
+      failed,
+    );
+  }
+
+  /** The Redis key of an IP's failure counter. */
+  keyOf(ip: string): string {
+    return this.keys.of('admin-auth', 'ip', ip.slice(0, 64) || 'unknown');
+  }
+}

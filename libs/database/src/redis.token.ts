@@ -1,0 +1,2 @@
+/** The injection token of the shared ioredis client (RedisModule provides it). */
+export const REDIS = Symbol('REDIS');
