@@ -59,9 +59,10 @@ export function redactUrl(
   }
   for (const secret of secrets) {
     if (typeof secret !== 'string' || secret.length < 8) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) {
-      out = out.split(form).join('[REDACTED]');
-    }
+    // On the request path: the common case (the key came in a header) only scans the URL.
+    if (out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join('[REDACTED]');
   }
   return out;
 }
