@@ -7,3 +7,4 @@ export * from './config/app-config';
 export * from './config/config.module';
 export * from './http/envelope';
 export * from './random/prng';
+export * from './metrics/metrics';

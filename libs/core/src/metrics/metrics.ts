@@ -1,0 +1,113 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics: one registry per process, one catalogue of names.
+ * Every label is bounded: route templates (never raw URLs), fixed reason and outcome
+ * words, queue names. Never an account id, a key, a domain or a job id.
+ *
+ * Code that counts something imports `metrics` and calls `.inc()` / `.observe()`; the
+ * `/metrics` endpoints (API and worker) render `metricsRegistry`.
+ */
+export const metricsRegistry = new Registry();
+
+let defaultsCollected = false;
+/** Process metrics (CPU, memory, event-loop lag, handles); once per process. */
+export function collectProcessMetrics(): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics({ register: metricsRegistry });
+}
+
+const registers = [metricsRegistry];
+
+/** Why a request was refused before (or instead of) its endpoint's work. */
+export type RefusalReason =
+  | 'unauthenticated' // 401
+  | 'forbidden' // 403 (plan or scope)
+  | 'rate_limited' // 429 per-minute limit
+  | 'monthly_limit' // 429 monthly call allowance
+  | 'quota_exceeded' // 429 feature quota
+  | 'payment_required'; // 402 no credits
+
+export const metrics = {
+  httpRequestDuration: new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route template, method and status code',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers,
+  }),
+  refusals: new Counter({
+    name: 'api_refusals_total',
+    help: 'Requests refused, by reason',
+    labelNames: ['reason'] as const,
+    registers,
+  }),
+  meterOperations: new Counter({
+    name: 'api_meter_operations_total',
+    help: 'Monthly call meter decisions: admitted or refused',
+    labelNames: ['outcome'] as const, // admitted | refused
+    registers,
+  }),
+  creditOperations: new Counter({
+    name: 'api_credit_operations_total',
+    help: 'Credit and feature-quota ledger operations',
+    labelNames: ['kind', 'operation'] as const, // kind: credit | quota; operation: reserve | commit | refund | grant | refused
+    registers,
+  }),
+  researchCache: new Counter({
+    name: 'api_research_cache_total',
+    help: 'Research cache lookups by endpoint and result',
+    labelNames: ['endpoint', 'result'] as const, // endpoint: backlinks | keyword_research; result: hit | miss
+    registers,
+  }),
+  upstreamCalls: new Counter({
+    name: 'upstream_provider_calls_total',
+    help: 'Calls to the SEO data provider by endpoint and outcome',
+    labelNames: ['provider', 'endpoint', 'outcome'] as const, // outcome: ok | no_data | error | timeout
+    registers,
+  }),
+  upstreamDuration: new Histogram({
+    name: 'upstream_provider_call_duration_seconds',
+    help: 'Latency of calls to the SEO data provider',
+    labelNames: ['provider', 'endpoint'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers,
+  }),
+  queueDepth: new Gauge({
+    name: 'queue_jobs',
+    help: 'Jobs in each BullMQ queue by state (sampled at scrape time)',
+    labelNames: ['queue', 'state'] as const, // state: waiting | active | delayed | failed | completed
+    registers,
+  }),
+  jobDuration: new Histogram({
+    name: 'site_audit_job_duration_seconds',
+    help: 'Site-audit job duration from creation to terminal state, by final state',
+    labelNames: ['state'] as const, // complete | failed
+    buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800],
+    registers,
+  }),
+  crawlPages: new Counter({
+    name: 'crawl_pages_total',
+    help: 'Pages the crawler fetched, by outcome',
+    labelNames: ['outcome'] as const, // fetched | failed
+    registers,
+  }),
+  webhookDeliveries: new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'] as const, // delivered | retry | failed | gone
+    registers,
+  }),
+  longPollWaiting: new Gauge({
+    name: 'jobs_long_poll_waiting',
+    help: 'GET /jobs/{id}?wait= requests currently waiting on this instance',
+    registers,
+  }),
+  dependencyUp: new Gauge({
+    name: 'dependency_up',
+    help: '1 while the dependency answers, 0 while it is down (as last seen by this process)',
+    labelNames: ['dependency'] as const, // postgres | redis
+    registers,
+  }),
+};
