@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { recordTimestamp } from '@app/core';
-import { Sql, dataSourceOptions } from '@app/database';
+import { addDays, plainDate, recordTimestamp } from '@app/core';
+import { Sql, dataSourceOptions, monthStart } from '@app/database';
 import { GscIngestionRepository } from '../apps/api/src/gsc/gsc-ingestion.repository';
 
 /** The benchmark account and property (found by name / URI, so re-seeding replaces them). */
@@ -72,6 +72,14 @@ export async function seedLargeDataSet(sql: Sql, today: string): Promise<LargeDa
     now,
   );
   const propertyId = property!.row.id;
+  const months: string[] = [];
+  for (
+    let m = monthStart(plainDate(addDays(new Date(`${today}T00:00:00Z`), -BENCH_DAYS)));
+    m <= today;
+    m = monthStart(m, 1)
+  )
+    months.push(m);
+  await gsc.partitions.ensureMonths(months);
   await sql.transaction(async (tx) => {
     await tx.run(`DELETE FROM gsc_monthly_rollups WHERE property_id = $1`, [propertyId]);
     await tx.run(`DELETE FROM gsc_daily_rollups WHERE property_id = $1`, [propertyId]);

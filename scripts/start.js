@@ -4,6 +4,10 @@
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { checkDependencies } = require('./check-deps');
+
+// Readable one-line logs (pino-pretty) unless LOG_FORMAT is set (LOG_FORMAT=json: JSON lines).
+const childEnv = { ...process.env, LOG_FORMAT: process.env.LOG_FORMAT || 'pretty' };
 
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
@@ -31,7 +35,7 @@ function needsBuild() {
 }
 
 function run(label, file, extraEnv = {}) {
-  const r = spawnSync(process.execPath, [file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...extraEnv } });
+  const r = spawnSync(process.execPath, [file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...childEnv, ...extraEnv } });
   const out = r.stdout ? r.stdout.toString() : '';
   if (r.status !== 0) {
     process.stdout.write(out);
@@ -41,6 +45,13 @@ function run(label, file, extraEnv = {}) {
   return out;
 }
 
+async function main() {
+// PostgreSQL and Redis first: a missing one is named in one line, before any build.
+const problems = await checkDependencies();
+if (problems.length) {
+  for (const p of problems) console.error(p);
+  process.exit(1);
+}
 if (needsBuild()) {
   console.log('Building...');
   const b = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
@@ -56,7 +67,7 @@ const port = process.env.PORT || '3000';
 const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
 const children = ['api', 'worker'].map((name) => {
   const flags = name === 'api' ? ['--max-semi-space-size=64'] : [];
-  const child = spawn(process.execPath, [...flags, entries[name]], { cwd: root, stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, [...flags, entries[name]], { cwd: root, stdio: 'inherit', env: childEnv });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`${name} exited (${signal || code}); stopping.`);
@@ -90,3 +101,9 @@ if (userEmail && userPassword) {
   console.log(`Account area: ${base}/account/sign-in  as ${userEmail} / ${userPassword} (shown once)`);
 }
 console.log('');
+}
+
+main().catch((err) => {
+  console.error(`npm start failed: ${err && err.message ? err.message : String(err)}`);
+  process.exit(1);
+});

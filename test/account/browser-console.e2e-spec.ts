@@ -104,8 +104,26 @@ describeBrowser(suite, () => {
         // Waits through locators: the page's CSP (rightly) forbids the eval that a string
         // predicate of waitForFunction needs.
         await page.locator('#connections-empty', { hasText: /^No connected apps\.$/ }).waitFor();
+        await page.locator('#deliveries-empty', { hasText: /^No deliveries yet\.$/ }).waitFor();
         await noSideways();
         await shot('console');
+
+        // Webhooks: the signing secret is masked until Reveal; Rotate replaces it.
+        const secretNow = async () =>
+          (await admin.get(`/accounts/${who.account.id}/webhook-secret`)).body.data.secret;
+        await page.locator('#webhook-secret-meta', { hasText: /^Created / }).waitFor();
+        expect(await page.getAttribute('#webhook-secret', 'type')).toBe('password');
+        await page.getByRole('button', { name: 'Reveal' }).click();
+        expect(await page.getAttribute('#webhook-secret', 'type')).toBe('text');
+        expect(await page.inputValue('#webhook-secret')).toBe(await secretNow());
+        const before = await page.inputValue('#webhook-secret');
+        await page.getByRole('button', { name: 'Rotate secret' }).click();
+        await page.locator('#webhooks-status', { hasText: /^New secret created\./ }).waitFor();
+        const rotated = await page.inputValue('#webhook-secret');
+        expect(rotated).toMatch(/^whsec_/);
+        expect(rotated).not.toBe(before);
+        expect(rotated).toBe(await secretNow());
+        await noSideways();
 
         // Create a key (keyboard: type the label, Enter); the key is shown once, focused.
         const label = `<img src=x onerror=alert(1)> ${size} script`;

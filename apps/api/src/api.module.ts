@@ -17,6 +17,7 @@ import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
 import { AccountAreaModule } from './account-area/account-area.module';
 import { McpModule } from './mcp/mcp.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { OpsModule } from './ops/ops.module';
 
 /** Public and admin HTTP API. Resource modules are listed last. */
 @Module({
@@ -29,6 +30,7 @@ import { OAuthModule } from './oauth/oauth.module';
     GatewayModule,
     HealthModule,
     AdminModule,
+    OpsModule,
     UsageModule,
     SiteAuditApiModule,
     BacklinksModule,

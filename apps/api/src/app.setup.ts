@@ -1,10 +1,11 @@
 import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import { EnvelopeExpressAdapter, accessLog, bodyBounds, requestIdMiddleware } from '@app/gateway';
 import { rootLoggerFor } from '@app/logging';
+import { httpMetrics } from './ops/http-metrics';
+import { installOps } from './ops/ops.setup';
 
 export const BODY_LIMIT = '10mb';
 
@@ -38,6 +39,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Every body carries meta.timestamp and meta.request_id, so an ETag could never match:
   // hashing each response body would be pure cost.
   app.set('etag', false);
+  // Request duration by route template (docs/operations.md): first, so it times everything.
+  app.use(httpMetrics());
   app.use(requestIdMiddleware);
   app.use(accessLog(rootLoggerFor(app.get<AppConfig>(APP_CONFIG))));
   // Permissive CORS for the key-authenticated API (the spec requires it); none at all for
@@ -50,27 +53,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use(bodyBounds());
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Search-Marketing Data API')
-      .setDescription(
-        'Backlinks, keyword research and site audits (research), plus rank tracking, Search Console ' +
-          'and AI-visibility data the account has collected (your-data). All public paths sit under /api/v1.',
-      )
-      .setVersion('1.2')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' }, 'bearer')
-      .addApiKey(
-        { type: 'apiKey', in: 'query', name: 'api_key', description: 'API key (discouraged)' },
-        'api_key',
-      )
-      .addSecurityRequirements('bearer')
-      .addSecurityRequirements('api_key')
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, {
-    jsonDocumentUrl: 'docs/openapi.json',
-    yamlDocumentUrl: 'docs/openapi.yaml',
-  });
+  // Public OpenAPI (/docs), admin OpenAPI (/admin/docs), queue dashboard (/admin/queues): docs/operations.md.
+  installOps(app);
   return app;
 }

@@ -11,7 +11,10 @@ export interface McpConfig {
   baseUrl: string;
   /** Per-request HTTP timeout in milliseconds. */
   requestTimeoutMs: number;
-  /** Default pause between job polls of run_site_audit, in milliseconds. */
+  /**
+   * run_site_audit's pause after a long-poll (GET /jobs/{id}?wait=) the API answered early
+   * without a final state (its waiting limits), in milliseconds.
+   */
   pollIntervalMs: number;
   /** Default longest wait of run_site_audit, in milliseconds. */
   maxWaitMs: number;
@@ -19,7 +22,7 @@ export interface McpConfig {
 
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-/** The spec asks clients to poll jobs every 10-15 s; every poll is one metered API call. */
+/** Pause after an early non-final long-poll answer (the API's waiting limits were reached). */
 export const DEFAULT_POLL_INTERVAL_MS = 15_000;
 /** Below the usual 60 s request timeout of MCP clients, so a waiting call returns in time. */
 export const DEFAULT_MAX_WAIT_MS = 50_000;

@@ -29,6 +29,7 @@ function row(overrides: Partial<JobEntity> = {}): JobEntity {
     startedAt: NOW,
     completedAt: null,
     deadlineAt: new Date(NOW.getTime() + 1_800_000),
+    webhookUrl: null,
     ...overrides,
   };
 }

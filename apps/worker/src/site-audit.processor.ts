@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Logger } from '@nestjs/common';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job, WaitingError } from 'bullmq';
-import { APP_CONFIG, AppConfig, Clock } from '@app/core';
+import { APP_CONFIG, AppConfig, Clock, metrics } from '@app/core';
 import { runAudit } from '@app/crawler';
 import {
   DEADLINE_EXCEEDED,
@@ -51,12 +51,15 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
 
     const remainingMs = row.deadlineAt.getTime() - this.clock.now().getTime();
     if (remainingMs <= 0) {
-      await this.jobs.failAudit(
-        jobId,
-        DEADLINE_EXCEEDED,
-        { refund: true, pagesUsed: 0 },
-        this.clock.now(),
-      );
+      if (
+        await this.jobs.failAudit(
+          jobId,
+          DEADLINE_EXCEEDED,
+          { refund: true, pagesUsed: 0 },
+          this.clock.now(),
+        )
+      )
+        this.observeEnd(row.createdAt, 'failed');
       return { outcome: 'failed' };
     }
 
@@ -84,6 +87,7 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
         signal: controller.signal,
         onProgress: (done, planned) => progress.report(done, planned),
       });
+      countPages(result.pages);
       const data = await this.jobs.completeWithAudit(
         { jobId, accountId: row.accountId, maxPages: params.max_pages, depth: params.depth },
         newAuditId(),
@@ -97,6 +101,7 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
         );
         return { outcome: 'discarded' };
       }
+      this.observeEnd(row.createdAt, 'complete');
       return { outcome: 'complete', audit_id: data.audit_id };
     } catch (err) {
       const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -113,12 +118,15 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
           await job.moveToWait(token);
           throw new WaitingError();
         case 'site':
-          await this.jobs.failAudit(
-            jobId,
-            decision.error,
-            { refund: false, pagesUsed: progress.pagesDone },
-            this.clock.now(),
-          );
+          if (
+            await this.jobs.failAudit(
+              jobId,
+              decision.error,
+              { refund: false, pagesUsed: progress.pagesDone },
+              this.clock.now(),
+            )
+          )
+            this.observeEnd(row.createdAt, 'failed');
           return { outcome: 'failed' };
         case 'retry':
           this.logger.warn(
@@ -128,17 +136,26 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
           throw err;
         case 'internal':
           this.logger.error({ err, job_id: jobId }, 'Site audit failed on its last attempt');
-          await this.jobs.failAudit(
-            jobId,
-            decision.error,
-            { refund: true, pagesUsed: 0 },
-            this.clock.now(),
-          );
+          if (
+            await this.jobs.failAudit(
+              jobId,
+              decision.error,
+              { refund: true, pagesUsed: 0 },
+              this.clock.now(),
+            )
+          )
+            this.observeEnd(row.createdAt, 'failed');
           throw err;
       }
     } finally {
       this.active.delete(controller);
     }
+  }
+
+  /** `site_audit_job_duration_seconds{state}`: creation to the terminal state this worker wrote. */
+  private observeEnd(createdAt: Date, state: 'complete' | 'failed'): void {
+    const seconds = (this.clock.now().getTime() - createdAt.getTime()) / 1000;
+    metrics.jobDuration.observe({ state }, Math.max(0, seconds));
   }
 
   /**
@@ -162,4 +179,12 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
   onError(err: Error): void {
     this.logger.error({ err }, 'Site audit worker error');
   }
+}
+
+/** `crawl_pages_total{outcome}`: pages with an HTTP answer (any status) vs. fetches that failed. */
+function countPages(pages: ReadonlyArray<{ status: number | null }>): void {
+  let failed = 0;
+  for (const p of pages) if (p.status === null) failed++;
+  if (pages.length > failed) metrics.crawlPages.inc({ outcome: 'fetched' }, pages.length - failed);
+  if (failed > 0) metrics.crawlPages.inc({ outcome: 'failed' }, failed);
 }

@@ -1,16 +1,29 @@
 import { Module } from '@nestjs/common';
 import { CoreModule } from '@app/core';
-import { DatabaseModule } from '@app/database';
+import { DatabaseModule, GscPartitionRepository } from '@app/database';
 import { LoggingModule } from '@app/logging';
-import { AuditSweeperService, SiteAuditModule } from '@app/site-audit';
+import { AuditSweeperService, SiteAuditModule, WebhookSweeperService } from '@app/site-audit';
 import { SiteAuditProcessor } from './site-audit.processor';
+import { GscMaintenanceService } from './gsc-maintenance.service';
+import { WorkerMetricsServer } from './metrics-server';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 
 /**
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper
- * (AuditSweeperService, from libs/site-audit, runs only here).
+ * (AuditSweeperService, from libs/site-audit, runs only here), and the webhook delivery
+ * processor with its sweep (WebhookSweeperService; docs/webhooks.md), and the Search Console
+ * partition maintenance and retention (GscMaintenanceService; docs/your-data.md).
  */
 @Module({
   imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule],
-  providers: [SiteAuditProcessor, AuditSweeperService],
+  providers: [
+    SiteAuditProcessor,
+    WorkerMetricsServer,
+    AuditSweeperService,
+    WebhookDeliveryProcessor,
+    WebhookSweeperService,
+    GscPartitionRepository,
+    GscMaintenanceService,
+  ],
 })
 export class WorkerModule {}

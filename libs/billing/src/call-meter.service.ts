@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { monthStart, plainDate } from '@app/core';
+import { metrics, monthStart, plainDate } from '@app/core';
 import { CallMeterRepository } from './call-meter.repository';
 
 export interface MeterResult {
@@ -29,7 +29,11 @@ export class CallMeterService {
   ): Promise<MeterResult> {
     const cap = enforce ? limit : null;
     const used = await this.meter.consume(accountId, plainDate(monthStart(now)), cap);
-    if (used === null) return { allowed: false, used: cap ?? 0 };
+    if (used === null) {
+      metrics.meterOperations.inc({ outcome: 'refused' });
+      return { allowed: false, used: cap ?? 0 };
+    }
+    metrics.meterOperations.inc({ outcome: 'admitted' });
     return { allowed: true, used };
   }
 

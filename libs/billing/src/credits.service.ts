@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { metrics } from '@app/core';
 import { CreditsRepository } from './credits.repository';
 
 export type CreditChange =
@@ -22,7 +23,11 @@ export class CreditsService {
     if (!Number.isInteger(delta) || delta === 0)
       throw new Error('credit delta must be a non-zero integer');
     const balance = await this.credits.change(accountId, delta, reason, requestId);
-    if (balance !== null) return { ok: true, balance };
+    if (balance !== null) {
+      metrics.creditOperations.inc({ kind: 'credit', operation: delta > 0 ? 'grant' : 'commit' });
+      return { ok: true, balance };
+    }
+    metrics.creditOperations.inc({ kind: 'credit', operation: 'refused' });
     const exists = await this.credits.accountExists(accountId);
     return { ok: false, reason: exists ? 'insufficient' : 'no_account' };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { monthStart, plainDate } from '@app/core';
+import { metrics, monthStart, plainDate } from '@app/core';
 import { FeatureQuotaRepository } from './feature-quota.repository';
 
 /** Monthly feature quotas. The limit of each is `${feature}_per_month` in Limits. */
@@ -27,12 +27,14 @@ export class FeatureQuotaService {
   ): Promise<QuotaReservation | null> {
     const periodStart = plainDate(monthStart(now));
     const taken = await this.quotas.take(accountId, feature, periodStart, limit);
+    metrics.creditOperations.inc({ kind: 'quota', operation: taken ? 'reserve' : 'refused' });
     return taken ? { accountId, feature, periodStart } : null;
   }
 
   /** Gives one reserved unit back (never below zero). */
   async release(r: QuotaReservation): Promise<void> {
     await this.quotas.release(r.accountId, r.feature, r.periodStart);
+    metrics.creditOperations.inc({ kind: 'quota', operation: 'refund' });
   }
 
   /** Units used this month, per feature. */

@@ -8,3 +8,4 @@ export * from './config/config.module';
 export * from './http/envelope';
 export * from './random/prng';
 export * from './metrics/metrics';
+export * from './metrics/queues';

@@ -3,7 +3,7 @@ export { CrawlError, isCrawlError } from './crawl-error';
 export type { CrawlErrorCode } from './crawl-error';
 export { isPublicAddress, assertPublicHost, canonicalHostname } from './address-guard';
 export type { AddressPolicy } from './address-guard';
-export { buildAddressPolicy } from './address-guard';
+export { buildAddressPolicy, createGuardedLookup, resolveAllowed } from './address-guard';
 export { HttpFetcher } from './http-fetcher';
 export type { FetchResult } from './http-fetcher';
 export { normalizeUrl, siteKey, isSameSite } from './url-normalize';

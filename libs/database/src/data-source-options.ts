@@ -2,7 +2,16 @@ import { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/**
+ * `connectTimeoutMs` bounds getting a connection (connecting, or waiting for a free pool
+ * slot) so requests fail fast while PostgreSQL is unreachable (docs/reliability.md); the
+ * CLIs leave it unbounded.
+ */
+export function dataSourceOptions(
+  url: string,
+  poolSize = 10,
+  connectTimeoutMs?: number,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -12,6 +21,10 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: poolSize, application_name: 'seo-api' },
+    extra: {
+      max: poolSize,
+      application_name: 'seo-api',
+      ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
+    },
   };
 }

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '@app/core';
 import { dataSourceOptions } from './data-source-options';
 import { RedisModule } from './redis.module';
 import { Sql } from './sql';
+import { DependencyHealth } from './dependency-health';
 
 /**
  * PostgreSQL (TypeORM, migrations only, never synchronize), the `Sql` helper repositories run
@@ -15,14 +16,14 @@ import { Sql } from './sql';
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(config.databaseUrl, config.dbPoolSize),
+        ...dataSourceOptions(config.databaseUrl, config.dbPoolSize, config.dbConnectTimeoutMs),
         retryAttempts: 2,
         retryDelay: 500,
       }),
     }),
     RedisModule,
   ],
-  providers: [Sql],
-  exports: [TypeOrmModule, RedisModule, Sql],
+  providers: [Sql, DependencyHealth],
+  exports: [TypeOrmModule, RedisModule, Sql, DependencyHealth],
 })
 export class DatabaseModule {}

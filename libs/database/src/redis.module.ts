@@ -27,15 +27,31 @@ class RedisCloser implements OnApplicationShutdown {
   }
 }
 
-export function createRedis(url: string): Redis {
+/**
+ * Bounded waits while Redis is unreachable (docs/reliability.md). Commands issued before the
+ * first connection wait in the offline queue (start-up); once connected, the queue is turned
+ * off, so a command issued while the connection is down fails at once ("Stream isn't
+ * writeable") instead of waiting. A command sent to a server that stops answering fails
+ * after `commandTimeoutMs`; none is retried on reconnection (`maxRetriesPerRequest: 0`: the
+ * client retries, not this process). Reconnection attempts every 50 ms, 100 ms, ... at most
+ * every 500 ms, so a returning Redis is used again within about half a second.
+ */
+export function createRedis(url: string, commandTimeoutMs = 2000): Redis {
   // Auto-pipelining sends the commands issued in one tick (concurrent requests' throttle
   // checks) in one write.
-  return new Redis(url, {
-    maxRetriesPerRequest: 2,
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 0,
     enableOfflineQueue: true,
+    commandTimeout: commandTimeoutMs,
+    retryStrategy: (times) => Math.min(times * 50, 500),
     lazyConnect: false,
     enableAutoPipelining: true,
   });
+  // ioredis reads this option on every command.
+  redis.once('ready', () => {
+    redis.options.enableOfflineQueue = false;
+  });
+  return redis;
 }
 
 @Module({
@@ -43,7 +59,7 @@ export function createRedis(url: string): Redis {
     {
       provide: REDIS,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => createRedis(config.redisUrl),
+      useFactory: (config: AppConfig) => createRedis(config.redisUrl, config.redisCommandTimeoutMs),
     },
     RedisKeys,
     RedisCloser,

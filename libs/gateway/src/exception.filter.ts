@@ -7,11 +7,12 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError, Clock, codeOfStatus } from '@app/core';
+import { ApiError, Clock, RefusalReason, codeOfStatus, metrics } from '@app/core';
 import { errorEnvelope } from './envelope';
 import { ApiRequest } from './request-context';
 import { redactUrl } from '@app/logging';
 import { safeKey } from './access-log';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, DependencyHealth } from '@app/database';
 
 /**
  * Every error becomes the error envelope. ApiError carries its own code; Nest's and the
@@ -23,15 +24,32 @@ import { safeKey } from './access-log';
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly dependencies: DependencyHealth,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<ApiRequest>();
     const res = ctx.getResponse<Response>();
-    const error = this.toApiError(exception, req);
+    // PostgreSQL or Redis unreachable: counted and logged once per outage by
+    // DependencyHealth (no stack per request); the client may retry in a moment.
+    const outage = this.dependencies.requestFailed(exception);
+    const error = outage
+      ? new ApiError(
+          'SERVER_ERROR',
+          'Internal error: a dependency is unavailable. It is safe to retry.',
+          {
+            headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS },
+          },
+        )
+      : this.toApiError(exception, req);
+    const refusal = refusalReason(error);
+    if (refusal) metrics.refusals.inc({ reason: refusal });
 
     if (
+      !outage &&
       error.status >= 500 &&
       error.code !== 'UPSTREAM_ERROR' &&
       error.code !== 'SERVICE_UNAVAILABLE'
@@ -110,6 +128,24 @@ export class ApiExceptionFilter implements ExceptionFilter {
     });
   }
 }
+
+/**
+ * The `api_refusals_total` reason of an error, or null when it is not a refusal. The monthly
+ * allowance and the per-minute limit share RATE_LIMITED; the monthly one carries meta.resets_at.
+ */
+export function refusalReason(error: ApiError): RefusalReason | null {
+  if (error.code === 'RATE_LIMITED') {
+    return error.meta && 'resets_at' in error.meta ? 'monthly_limit' : 'rate_limited';
+  }
+  return REFUSAL_OF_CODE[error.code] ?? null;
+}
+
+const REFUSAL_OF_CODE: Partial<Record<ApiError['code'], RefusalReason>> = {
+  UNAUTHORIZED: 'unauthenticated',
+  FORBIDDEN: 'forbidden',
+  QUOTA_EXCEEDED: 'quota_exceeded',
+  PAYMENT_REQUIRED: 'payment_required',
+};
 
 /** A 4xx status an error object carries and marks as safe to show (http-errors' `expose`). */
 function exposedClientStatus(exception: unknown): number | null {

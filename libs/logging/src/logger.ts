@@ -1,5 +1,6 @@
 import type { Params } from 'nestjs-pino';
 import pino from 'pino';
+import pinoPretty from 'pino-pretty';
 import type { AppConfig } from '@app/core';
 
 /** Query parameter names whose values never reach a log (compared decoded, lower-cased, without `[...]`). */
@@ -71,11 +72,25 @@ let rootLogger: pino.Logger | undefined;
 let destination: (pino.DestinationStream & { flushSync?: () => void }) | undefined;
 
 /**
- * The process's one pino logger: JSON lines on stdout, ISO timestamps, written
+ * The process's one pino logger: JSON lines on stdout (LOG_FORMAT=json, the default; with
+ * LOG_FORMAT=pretty readable one-line entries through pino-pretty), ISO timestamps, written
  * asynchronously in 4 KiB chunks (synchronous writes cost the request path noticeably under
  * load), written out at least every second, and flushed on shutdown and exit.
  */
 export function rootLoggerFor(config: AppConfig): pino.Logger {
+  if (!rootLogger && config.logFormat === 'pretty') {
+    // LOG_FORMAT=pretty (what `npm start` uses): one readable line per entry, written as it
+    // comes (a local run, not a loaded server). Same logger, same fields, same redaction.
+    rootLogger = pino(
+      { level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime },
+      pinoPretty({
+        singleLine: true,
+        colorize: process.stdout.isTTY === true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+      }),
+    );
+  }
   if (!rootLogger) {
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
     destination = stream;

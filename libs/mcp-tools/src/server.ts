@@ -19,10 +19,15 @@ export const INSTRUCTIONS =
   '(get_backlinks, keyword_research, query_gsc, list_rank_keywords) accept `fields` to keep only some members of each row.';
 
 export interface ToolServerOptions {
-  /** Default pause between job polls of run_site_audit, in milliseconds. */
+  /**
+   * run_site_audit's pause after a long-poll the API answered early without a final state
+   * (its waiting limits), in milliseconds.
+   */
   pollIntervalMs: number;
   /** Default longest wait of run_site_audit, in milliseconds. */
   maxWaitMs: number;
+  /** Longest `wait` of one long-poll call, in seconds (default and maximum 60). */
+  longPollSeconds?: number;
   sleep?: Sleep;
 }
 
@@ -41,6 +46,7 @@ export function createToolServer(backend: ToolBackend, options: ToolServerOption
     api: backend,
     pollIntervalMs: options.pollIntervalMs,
     maxWaitMs: options.maxWaitMs,
+    longPollSeconds: options.longPollSeconds,
     sleep: options.sleep,
   };
   registerAccountTools(context);

@@ -29,6 +29,11 @@ export function newAuditId(): string {
   return `aud_${randomBase62(ID_BODY_LENGTH)}`;
 }
 
+/** A webhook delivery id (the `webhook-id` header of every attempt), e.g. msg_3kTMd92jf8AbQx0PzLw1Rv. */
+export function newDeliveryId(): string {
+  return `msg_${randomBase62(ID_BODY_LENGTH)}`;
+}
+
 export function isJobId(value: unknown): value is string {
   return typeof value === 'string' && JOB_ID.test(value);
 }

@@ -18,6 +18,7 @@ const base: JobEntity = {
   startedAt: null,
   completedAt: null,
   deadlineAt: new Date('2026-11-21T10:30:00Z'),
+  webhookUrl: null,
 };
 
 describe('job record mapping', () => {

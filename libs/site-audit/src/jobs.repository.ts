@@ -13,7 +13,8 @@ export type NewJob = Pick<
   | 'requestId'
   | 'createdAt'
   | 'deadlineAt'
->;
+> &
+  Partial<Pick<JobEntity, 'webhookUrl'>>;
 
 /** What settling a failed job needs from its row. */
 export interface FailedJob {

@@ -5,11 +5,14 @@ import type { JobEntity, JobError } from '@app/database';
 import { FeatureQuotaService } from '@app/billing';
 import { CompletingJob, toAuditEntity, toAuditPage, toJobData } from './audit.mapper';
 import { AuditsRepository } from './audits.repository';
+import { ENQUEUE_FAILED } from './crawl-failure';
+import { JobEventsPublisher } from './job-events';
 import { JobRecord, SiteAuditJobData, toJobRecord } from './job-record.mapper';
 import { JobsRepository } from './jobs.repository';
 import { effectiveMaxPages, pageBudgetResetsAt, pageBudgetWindowStart } from './page-budget';
 import { PageBudgetRepository } from './page-budget.repository';
 import { SITE_AUDIT_ENDPOINT } from './site-audit.queue';
+import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
 
 export interface SiteAuditParams {
   url: string;
@@ -31,6 +34,8 @@ export interface NewSiteAuditJob {
   requestId: string | null;
   now: Date;
   deadlineAt: Date;
+  /** Where the completion webhook goes (already checked); null or absent: none. */
+  webhookUrl?: string | null;
 }
 
 export type CreateResult =
@@ -68,6 +73,8 @@ export class SiteAuditJobsService {
     private readonly audits: AuditsRepository,
     private readonly quotas: FeatureQuotaService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: JobEventsPublisher,
+    private readonly webhooks: WebhookDeliveriesService,
   ) {}
 
   /**
@@ -120,6 +127,7 @@ export class SiteAuditJobsService {
           requestId: input.requestId,
           createdAt: input.now,
           deadlineAt: input.deadlineAt,
+          webhookUrl: input.webhookUrl ?? null,
         },
         tx,
       );
@@ -164,15 +172,18 @@ export class SiteAuditJobsService {
    * reconciliation (the ledger row drops to the pages actually crawled). Null, and nothing
    * stored, when the job is no longer running (swept or ended by another worker).
    */
-  completeWithAudit(
+  async completeWithAudit(
     job: CompletingJob,
     auditId: string,
     result: AuditResult,
     now: Date,
   ): Promise<SiteAuditJobData | null> {
     const data = toJobData(auditId, result);
-    return this.jobs.transaction(async (tx) => {
+    let delivery: string | null = null;
+    const stored = await this.jobs.transaction(async (tx) => {
       if (!(await this.jobs.complete(tx, job.jobId, data, now))) return null;
+      // The webhook outbox row commits with the state change (docs/webhooks.md).
+      delivery = await this.webhooks.recordForJob(tx, job.jobId, 'site_audit.completed', now);
       await this.audits.insert(
         toAuditEntity(job, data, result, now),
         result.pages.map((p, i) => toAuditPage(auditId, p, i)),
@@ -181,6 +192,10 @@ export class SiteAuditJobsService {
       await this.budget.reconcile(job.jobId, data.pages_crawled, now, tx);
       return data;
     });
+    // After the commit: long-polling GET /jobs/:id?wait= requests re-read the row now.
+    if (stored) await this.events.terminal(job.jobId);
+    await this.webhooks.enqueueCommitted(delivery);
+    return stored;
   }
 
   /**
@@ -196,12 +211,20 @@ export class SiteAuditJobsService {
     now: Date,
   ): Promise<boolean> {
     const pages = settlement.refund ? 0 : Math.max(0, Math.floor(settlement.pagesUsed));
+    let delivery: string | null = null;
     const failed = await this.jobs.transaction(async (tx) => {
       const row = await this.jobs.fail(tx, jobId, error, now);
       if (row) await this.budget.reconcile(jobId, pages, now, tx);
+      // The webhook outbox row commits with the state change (docs/webhooks.md); not for a
+      // job whose POST answered 500 (the client never learned its id).
+      if (row && error.code !== ENQUEUE_FAILED.code)
+        delivery = await this.webhooks.recordForJob(tx, jobId, 'site_audit.failed', now);
       return row;
     });
     if (!failed) return false;
+    // After the commit: long-polling GET /jobs/:id?wait= requests re-read the row now.
+    await this.events.terminal(jobId);
+    await this.webhooks.enqueueCommitted(delivery);
     if (settlement.refund && failed.quotaPeriodStart) {
       await this.quotas.release({
         accountId: failed.accountId,

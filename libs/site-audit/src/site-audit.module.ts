@@ -5,6 +5,7 @@ import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
 import { AuditReportService } from './audit-report.service';
 import { AuditsRepository } from './audits.repository';
+import { JobEventsPublisher } from './job-events';
 import { JobsRepository } from './jobs.repository';
 import { PageBudgetRepository } from './page-budget.repository';
 import { SiteAuditJobsService } from './site-audit-jobs.service';
@@ -15,10 +16,15 @@ import {
   SiteAuditQueue,
   bullRootOptions,
 } from './site-audit.queue';
+import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
+import { WebhookSecretsService } from './webhooks/webhook-secrets.service';
+import { WEBHOOKS_QUEUE, WEBHOOK_JOB_OPTIONS, WebhooksQueue } from './webhooks/webhooks.queue';
+import { WebhooksRepository } from './webhooks/webhooks.repository';
 
 /**
  * Site audits, shared by the API (starts audits, serves job records and report pages) and the
- * worker (runs them; it also provides AuditSweeperService): the BullMQ connection and queue,
+ * worker (runs them; it also provides AuditSweeperService and WebhookSweeperService): the
+ * BullMQ connection, the site-audit and webhooks queues,
  * job records, the page budget, stored audits. Needs the global CoreModule and DatabaseModule.
  */
 @Module({
@@ -30,6 +36,7 @@ import {
       useFactory: (config: AppConfig) => bullRootOptions(config),
     }),
     BullModule.registerQueue({ name: SITE_AUDIT_QUEUE, defaultJobOptions: SITE_AUDIT_JOB_OPTIONS }),
+    BullModule.registerQueue({ name: WEBHOOKS_QUEUE, defaultJobOptions: WEBHOOK_JOB_OPTIONS }),
   ],
   providers: [
     JobsRepository,
@@ -39,7 +46,19 @@ import {
     SiteAuditJobsService,
     SiteAuditService,
     AuditReportService,
+    JobEventsPublisher,
+    WebhooksRepository,
+    WebhooksQueue,
+    WebhookSecretsService,
+    WebhookDeliveriesService,
   ],
-  exports: [SiteAuditQueue, SiteAuditJobsService, SiteAuditService, AuditReportService],
+  exports: [
+    SiteAuditQueue,
+    SiteAuditJobsService,
+    SiteAuditService,
+    AuditReportService,
+    WebhookSecretsService,
+    WebhookDeliveriesService,
+  ],
 })
 export class SiteAuditModule {}

@@ -15,6 +15,7 @@ import { ENQUEUE_FAILED } from './crawl-failure';
 import { newJobId } from './ids';
 import { CreateResult, SiteAuditJobsService } from './site-audit-jobs.service';
 import { SiteAuditQueue } from './site-audit.queue';
+import { webhookTargetProblem } from './webhooks/webhook-url';
 
 export const DEFAULT_DEPTH = 3;
 export const DEFAULT_MAX_PAGES = 100;
@@ -27,6 +28,8 @@ export interface StartAuditRequest {
   url: string;
   depth?: number;
   max_pages?: number;
+  /** Where to POST the signed completion webhook (docs/webhooks.md). */
+  webhook_url?: string | null;
 }
 
 export interface AcceptedAudit {
@@ -76,6 +79,8 @@ export class SiteAuditService implements OnModuleInit {
     const url = new URL(body.url);
     url.hash = '';
     await this.assertPublicTarget(url.hostname);
+    const webhookUrl = body.webhook_url ?? null;
+    if (webhookUrl !== null) await this.assertWebhookTarget(webhookUrl);
 
     const now = this.clock.now();
     const crawl = await this.quotas.reserve(
@@ -114,6 +119,7 @@ export class SiteAuditService implements OnModuleInit {
         requestId,
         now,
         deadlineAt: new Date(now.getTime() + this.config.audit.jobDeadlineSeconds * 1000),
+        webhookUrl,
       });
     } catch (err) {
       await this.quotas.release(crawl);
@@ -171,6 +177,27 @@ export class SiteAuditService implements OnModuleInit {
       );
     }
     return { jobId, maxPages: created.maxPages };
+  }
+
+  /**
+   * 422 unless the webhook URL is https to a host whose every address is public (with
+   * AUDIT_ALLOW_PRIVATE_NETWORKS=true: also http to loopback). Checked before anything is
+   * reserved; the worker checks the address again at connect time.
+   */
+  private async assertWebhookTarget(value: string): Promise<void> {
+    let problem: string | null;
+    try {
+      problem = await withTimeout(
+        webhookTargetProblem(value, this.config.auditAllowPrivateNetworks),
+        HOST_CHECK_TIMEOUT_MS,
+        'host lookup',
+      );
+    } catch (err) {
+      if (err instanceof Error && err.message.startsWith('host lookup timed out'))
+        problem = 'webhook_url host could not be resolved';
+      else throw err;
+    }
+    if (problem) throw ApiError.validation('webhook_url', problem);
   }
 
   /** 422 unless every address of the host is public (or AUDIT_ALLOW_PRIVATE_NETWORKS=true). */

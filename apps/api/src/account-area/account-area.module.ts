@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from '@app/accounts';
+import { SiteAuditModule } from '@app/site-audit';
 import { AccountSessionController } from './account-session.controller';
 import { UsageModule } from '../usage/usage.module';
 import { OAuthModule } from '../oauth/oauth.module';
@@ -8,6 +9,7 @@ import { AccountKeysController } from './account-keys.controller';
 import { AccountUsageController } from './account-usage.controller';
 import { AccountConnectionsController } from './account-connections.controller';
 import { AccountPagesController } from './account-pages.controller';
+import { AccountWebhooksController } from './account-webhooks.controller';
 import { JsonBodyGuard } from './json-body.guard';
 import { SameOriginGuard } from './same-origin.guard';
 import { SessionGuard } from './session.guard';
@@ -19,12 +21,13 @@ import { SessionGuard } from './session.guard';
  * See docs/account-sessions.md.
  */
 @Module({
-  imports: [AccountsModule, UsageModule, OAuthModule],
+  imports: [AccountsModule, UsageModule, OAuthModule, SiteAuditModule],
   controllers: [
     AccountSessionController,
     AccountKeysController,
     AccountUsageController,
     AccountConnectionsController,
+    AccountWebhooksController,
     AccountPagesController,
   ],
   providers: [

@@ -341,6 +341,81 @@ export const ACCOUNT_CONSOLE_JS = `'use strict';
     });
   }
 
+  // ---- Webhooks ---------------------------------------------------------------------
+  var webhookSecret = $('webhook-secret');
+  var webhooksStatus = $('webhooks-status');
+  var deliveriesBody = $('deliveries-body');
+  var deliveriesEmpty = $('deliveries-empty');
+
+  function showSecret(s) {
+    webhookSecret.value = s.secret;
+    $('webhook-secret-meta').textContent = 'Created ' + when(s.created_at) +
+      (s.previous_secret_valid_until ? ' \u00b7 the previous secret also signs until ' + when(s.previous_secret_valid_until) : '');
+  }
+
+  function deliveryRow(d) {
+    var tr = document.createElement('tr');
+    tr.setAttribute('data-delivery-id', d.id);
+    tr.appendChild(cell('Job', el('code', '', d.job_id)));
+    tr.appendChild(cell('Event', d.event));
+    tr.appendChild(cell('Status', d.status, 'delivery-status'));
+    tr.appendChild(cell('Attempts', String(d.attempts)));
+    tr.appendChild(cell('Last code', d.last_status_code === null ? '\u2014' : String(d.last_status_code)));
+    tr.appendChild(cell('Last attempt', d.last_attempt_at ? when(d.last_attempt_at) : 'not yet'));
+    return tr;
+  }
+
+  if (webhookSecret) {
+    api('GET', '/webhook-secret').then(showSecret, function (err) {
+      say(webhooksStatus, 'The signing secret could not be loaded: ' + err.message, 'error');
+    });
+    api('GET', '/webhook-deliveries').then(
+      function (list) {
+        deliveriesBody.textContent = '';
+        (list || []).forEach(function (d) { deliveriesBody.appendChild(deliveryRow(d)); });
+        deliveriesEmpty.hidden = !!deliveriesBody.firstChild;
+        deliveriesEmpty.textContent = 'No deliveries yet.';
+      },
+      function (err) {
+        deliveriesEmpty.textContent = 'Deliveries could not be loaded: ' + err.message;
+      }
+    );
+    $('reveal-webhook-secret').addEventListener('click', function () {
+      var hidden = webhookSecret.type === 'password';
+      webhookSecret.type = hidden ? 'text' : 'password';
+      this.textContent = hidden ? 'Hide' : 'Reveal';
+      this.setAttribute('aria-pressed', hidden ? 'true' : 'false');
+    });
+    $('copy-webhook-secret').addEventListener('click', function () {
+      var value = webhookSecret.value;
+      function fallback() {
+        webhookSecret.type = 'text';
+        webhookSecret.focus();
+        webhookSecret.select();
+        var ok = false;
+        try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+        say(webhooksStatus, ok ? 'Copied to the clipboard.' : 'The secret is selected: press Ctrl+C (or \u2318C) to copy it.', ok ? 'ok' : '');
+      }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(value).then(function () { say(webhooksStatus, 'Copied to the clipboard.', 'ok'); }, fallback);
+      } else {
+        fallback();
+      }
+    });
+    $('rotate-webhook-secret').addEventListener('click', function () {
+      if (!window.confirm('Rotate the signing secret? The old one keeps signing for 24 hours.')) return;
+      var button = this;
+      button.disabled = true;
+      api('POST', '/webhook-secret/rotate').then(
+        function (s) {
+          showSecret(s);
+          say(webhooksStatus, 'New secret created. The old one also signs until ' + when(s.previous_secret_valid_until) + '.', 'ok');
+        },
+        function (err) { say(webhooksStatus, err.message, 'error'); }
+      ).then(function () { button.disabled = false; });
+    });
+  }
+
   // ---- Password ---------------------------------------------------------------------
   var passwordForm = $('password-form');
   if (passwordForm) {

@@ -311,6 +311,30 @@ function connectionsSection(): string {
 </section>`;
 }
 
+function webhooksSection(): string {
+  return `<section aria-labelledby="webhooks-heading" class="card">
+<h2 id="webhooks-heading">Webhooks</h2>
+<p class="hint">Site audits started with a <code>webhook_url</code> are POSTed there when they finish, signed with this secret (Standard Webhooks: verify the <code>webhook-signature</code> header). After a rotation the old secret keeps signing for 24 hours.</p>
+<div class="field">
+<label for="webhook-secret">Signing secret</label>
+<div class="copy-row">
+<input id="webhook-secret" type="password" readonly spellcheck="false" autocomplete="off" value="">
+<button type="button" id="reveal-webhook-secret" aria-pressed="false" aria-controls="webhook-secret">Reveal</button>
+<button type="button" id="copy-webhook-secret">Copy</button>
+</div>
+<p id="webhook-secret-meta" class="hint"></p>
+</div>
+<p id="webhooks-status" role="status" aria-live="polite" class="status"></p>
+<button type="button" id="rotate-webhook-secret" class="danger">Rotate secret</button>
+<table id="deliveries-table" class="responsive">
+<caption>Last webhook deliveries, newest first</caption>
+<thead><tr><th scope="col">Job</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last code</th><th scope="col">Last attempt</th></tr></thead>
+<tbody id="deliveries-body"></tbody>
+</table>
+<p id="deliveries-empty" class="muted">Loading…</p>
+</section>`;
+}
+
 function passwordSection(email: string): string {
   return `<section aria-labelledby="password-heading" class="card">
 <h2 id="password-heading">Change password</h2>
@@ -350,6 +374,7 @@ export function renderConsole(v: ConsoleView): string {
 ${usageSection(v)}
 ${keysSection(v)}
 ${connectionsSection()}
+${webhooksSection()}
 ${passwordSection(v.email)}
 </main>`;
   return layout('Your account', body, true);

@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExcludeController, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Public } from '@app/gateway';
 import { AdminGuard } from './admin.guard';
 
@@ -7,8 +7,8 @@ export const ADMIN_PREFIX = 'admin/v1';
 
 /**
  * An admin controller: under /admin/v1, outside the customer-key pipeline (not metered,
- * not throttled per plan), guarded by the admin token (failures throttled per client IP), and
- * left out of the public OpenAPI document (/docs).
+ * not throttled per plan), guarded by the admin token (failures throttled per client IP),
+ * described in the admin OpenAPI document (/admin/docs), never in the public one (/docs).
  */
 export function AdminController(): ClassDecorator {
   return applyDecorators(
@@ -17,6 +17,5 @@ export function AdminController(): ClassDecorator {
     UseGuards(AdminGuard),
     ApiTags('admin'),
     ApiBearerAuth('admin'),
-    ApiExcludeController(),
   );
 }

@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
+import { SiteAuditModule } from '@app/site-audit';
 import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminAuthThrottle } from './admin-auth-throttle';
 import { AdminGuard } from './admin.guard';
 import { AdminUsersController } from './admin-users.controller';
+import { AdminWebhooksController } from './admin-webhooks.controller';
 
 /** Internal operations under /admin/v1 (see docs/admin-api.md in shared docs). */
 @Module({
-  imports: [AccountsModule, BillingModule],
-  controllers: [AdminAccountsController, AdminUsersController],
+  imports: [AccountsModule, BillingModule, SiteAuditModule],
+  controllers: [AdminAccountsController, AdminUsersController, AdminWebhooksController],
   providers: [AdminGuard, AdminAuthThrottle],
   exports: [AdminGuard, AdminAuthThrottle],
 })

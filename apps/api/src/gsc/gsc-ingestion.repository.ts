@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseRecordTimestamp } from '@app/core';
-import { GscPropertyEntity, Sql, SqlScope, upserted } from '@app/database';
+import { GscPartitionRepository, GscPropertyEntity, Sql, SqlScope, upserted } from '@app/database';
 import { CreateGscPropertyDto, GscRowDto } from './gsc-ingestion.dto';
 
 const DIM_CASE = `CASE WHEN GROUPING(query) = 0 THEN 'query'
@@ -115,7 +115,12 @@ export type GscPropertyRow = Pick<
 /** Writes of GSC properties, daily fact rows and their rollups (admin ingestion, bulk loads). */
 @Injectable()
 export class GscIngestionRepository {
-  constructor(private readonly sql: Sql) {}
+  /** The monthly partitions of gsc_rows a batch writes into (created when missing). */
+  readonly partitions: GscPartitionRepository;
+
+  constructor(private readonly sql: Sql) {
+    this.partitions = new GscPartitionRepository(sql);
+  }
 
   /** Creates the property, or updates the account's property with the same URI. null: no such account. */
   async upsertProperty(accountId: number, p: CreateGscPropertyDto, now: Date) {
@@ -161,6 +166,22 @@ export class GscIngestionRepository {
       byKey.set(JSON.stringify([r.date, r.query, r.page, r.country, r.device, appearance]), r);
     }
     const list = [...byKey.values()];
+    // gsc_rows is partitioned by month: the months of the batch must exist before it is
+    // written (usually they do: the worker creates them ahead). If the retention job drops
+    // a (very old) month between the two, the batch fails with "no partition" (23514) and
+    // is retried once after re-creating it.
+    const months = monthsOf(list.map((r) => r.date));
+    await this.partitions.ensureMonths(months);
+    try {
+      return await this.writeRows(propertyId, list);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23514') throw err;
+      await this.partitions.ensureMonths(months);
+      return this.writeRows(propertyId, list);
+    }
+  }
+
+  private writeRows(propertyId: number, list: GscRowDto[]): Promise<number | null> {
     return this.sql.transaction(async (tx) => {
       const accountId = await tx.lockAccountRow(GscPropertyEntity, propertyId);
       if (accountId === null) return null;

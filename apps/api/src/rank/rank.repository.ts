@@ -87,7 +87,11 @@ export class RankRepository {
 
   /**
    * The account's keywords (optionally of one project) ordered by project id, then keyword
-   * id, each with its latest check on or before `today` and the check before that.
+   * id, each with its latest check on or before `today` and the check before that. The
+   * keyword row keeps its newest check (`latest_*`, maintained by storeChecks), which is the
+   * answer whenever it is dated on or before `today`; only rows whose stored latest lies
+   * after `today` (checks posted ahead) look the checks up (the LATERAL runs behind a
+   * one-time filter, so it costs nothing for the other rows).
    */
   listKeywords(
     accountId: number,
@@ -95,28 +99,43 @@ export class RankRepository {
     limit: number,
     today: string,
   ): Promise<KeywordRow[]> {
+    const ahead = `k.latest_check_date > $4::date`;
+    const pick = (stored: string, looked: string, as: string) =>
+      `CASE WHEN ${ahead} THEN f.${looked} ELSE k.${stored} END AS ${as}`;
     return this.sql.rows<KeywordRow>(
       `SELECT k.id, k.keyword, k.difficulty, k.search_volume, k.cpc, k.country, k.language, k.device, k.status,
               p.id AS project_id, p.domain AS project_domain, p.name AS project_name,
-              to_char(c1.check_date, 'YYYY-MM-DD') AS last_checked,
-              c1.position AS current_position, c2.position AS previous_position,
-              c1.landing_page, c1.gsc_clicks, c1.gsc_impressions, c1.gsc_ctr,
-              c1.local_pack, c1.featured_snippet, c1.ai_overview
-       FROM tracked_keywords k
+              to_char(CASE WHEN ${ahead} THEN f.check_date ELSE k.latest_check_date END, 'YYYY-MM-DD') AS last_checked,
+              ${pick('latest_position', 'position', 'current_position')},
+              ${pick('previous_position', 'previous_position', 'previous_position')},
+              ${pick('latest_landing_page', 'landing_page', 'landing_page')},
+              ${pick('latest_gsc_clicks', 'gsc_clicks', 'gsc_clicks')},
+              ${pick('latest_gsc_impressions', 'gsc_impressions', 'gsc_impressions')},
+              ${pick('latest_gsc_ctr', 'gsc_ctr', 'gsc_ctr')},
+              ${pick('latest_local_pack', 'local_pack', 'local_pack')},
+              ${pick('latest_featured_snippet', 'featured_snippet', 'featured_snippet')},
+              ${pick('latest_ai_overview', 'ai_overview', 'ai_overview')}
+       FROM (
+         -- The page of keywords first: an ordered range scan of tracked_keywords_account_idx
+         -- that stops after $3 rows (the join below would make the planner misjudge the row
+         -- count and sort every keyword of the account).
+         SELECT * FROM tracked_keywords k
+         WHERE k.account_id = $1 AND ($2::int IS NULL OR k.project_id = $2::int)
+         ORDER BY k.project_id, k.id
+         LIMIT $3
+       ) k
        JOIN rank_projects p ON p.id = k.project_id AND p.account_id = k.account_id
        LEFT JOIN LATERAL (
-         SELECT * FROM rank_checks c
-         WHERE c.keyword_id = k.id AND c.check_date <= $4::date
+         SELECT c.check_date, c.position, c.landing_page, c.gsc_clicks, c.gsc_impressions, c.gsc_ctr,
+                c.local_pack, c.featured_snippet, c.ai_overview,
+                (SELECT c2.position FROM rank_checks c2
+                 WHERE c2.keyword_id = k.id AND c2.check_date < c.check_date
+                 ORDER BY c2.check_date DESC LIMIT 1) AS previous_position
+         FROM rank_checks c
+         WHERE ${ahead} AND c.keyword_id = k.id AND c.check_date <= $4::date
          ORDER BY c.check_date DESC LIMIT 1
-       ) c1 ON true
-       LEFT JOIN LATERAL (
-         SELECT c.position FROM rank_checks c
-         WHERE c.keyword_id = k.id AND c.check_date < c1.check_date
-         ORDER BY c.check_date DESC LIMIT 1
-       ) c2 ON true
-       WHERE k.account_id = $1 AND ($2::int IS NULL OR k.project_id = $2::int)
-       ORDER BY k.project_id, k.id
-       LIMIT $3`,
+       ) f ON true
+       ORDER BY k.project_id, k.id`,
       [accountId, projectId, limit, today],
     );
   }
@@ -234,6 +253,24 @@ export class RankRepository {
           list.map((c) => c.gsc_average_position ?? null),
           ...SERP_FEATURES.map((f) => list.map((c) => c[f] ?? false)),
         ],
+      );
+      // The keyword row keeps its newest check and the position of the one before it,
+      // recomputed from the stored checks (two primary-key probes), so checks posted out of
+      // date order or re-posted leave the right pair. The row is locked above.
+      await tx.run(
+        `UPDATE tracked_keywords k SET
+           latest_check_date = l.check_date, latest_position = l.position,
+           previous_position = (SELECT c.position FROM rank_checks c
+                                WHERE c.keyword_id = $1 AND c.check_date < l.check_date
+                                ORDER BY c.check_date DESC LIMIT 1),
+           latest_landing_page = l.landing_page, latest_gsc_clicks = l.gsc_clicks,
+           latest_gsc_impressions = l.gsc_impressions, latest_gsc_ctr = l.gsc_ctr,
+           latest_local_pack = l.local_pack, latest_featured_snippet = l.featured_snippet,
+           latest_ai_overview = l.ai_overview
+         FROM (SELECT * FROM rank_checks c WHERE c.keyword_id = $1
+               ORDER BY c.check_date DESC LIMIT 1) l
+         WHERE k.id = $1`,
+        [keywordId],
       );
       return list.length;
     });

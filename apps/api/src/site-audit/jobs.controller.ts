@@ -1,9 +1,11 @@
-import { Controller, Get, Injectable, Param, PipeTransform } from '@nestjs/common';
+import { Controller, Get, Injectable, Param, PipeTransform, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { CostGroup, CurrentAuth } from '@app/gateway';
-import { JobRecord, SiteAuditJobsService, isJobId } from '@app/site-audit';
+import { ApiRequest, CostGroup, CurrentAuth } from '@app/gateway';
+import { JobRecord, isJobId } from '@app/site-audit';
+import { JobQueryDto } from './jobs.dto';
+import { JobLongPollService } from './job-long-poll.service';
 
 /** Path job ids: anything that is not a well-formed job id cannot exist (404). */
 @Injectable()
@@ -18,18 +20,29 @@ export class JobIdPipe implements PipeTransform<unknown, string> {
 @CostGroup('other')
 @Controller('api/v1/jobs')
 export class JobsController {
-  constructor(private readonly jobs: SiteAuditJobsService) {}
+  constructor(private readonly longPoll: JobLongPollService) {}
 
   @Get(':job_id')
   @ApiOperation({
-    summary: 'The job record of an asynchronous job (poll every 10-15 s until complete or failed)',
+    summary: 'The job record of an asynchronous job; add ?wait=60 to wait for complete or failed',
+    description:
+      'Returns the job record. Recommended: `GET /jobs/{job_id}?wait=60` (long-poll): the answer ' +
+      'comes as soon as the job is complete or failed, or after 60 seconds with the current state; ' +
+      'repeat until the status is terminal. Every request counts as one API call however long it ' +
+      'waits. Without `wait` (or with wait=0) the current record is answered at once. A request ' +
+      'beyond the waiting limits (per account and per server) is answered at once with the current ' +
+      'state, as are waiting requests when the server shuts down.',
   })
   @ApiParam({ name: 'job_id', example: 'job_3kTMd92jf8AbQx0PzLw1Rv' })
   async get(
     @CurrentAuth() auth: AuthContext,
     @Param('job_id', JobIdPipe) jobId: string,
+    @Query() query: JobQueryDto,
+    @Req() req: ApiRequest,
   ): Promise<JobRecord> {
-    const record = await this.jobs.jobRecord(jobId, auth.accountId);
+    const record = await this.longPoll.record(jobId, auth.accountId, query.wait, (gone) =>
+      req.res?.once('close', gone),
+    );
     if (!record) throw ApiError.notFound('Job');
     return record;
   }

@@ -23,7 +23,9 @@ export class SiteAuditController {
     description:
       'Responds 202 with job_id, status "queued" and poll (the job URL). meta.max_pages is the page limit ' +
       'applied after plan and rolling-budget caps. 429 QUOTA_EXCEEDED when the monthly crawl count or the ' +
-      'rolling page budget is used up (meta.quota says which).',
+      'rolling page budget is used up (meta.quota says which). Optional webhook_url: a signed POST of the ' +
+      'final job record when the job completes or fails (422 VALIDATION_ERROR for a non-https URL or a ' +
+      'private, loopback or link-local address).',
   })
   @ApiAcceptedResponse({ description: 'Accepted: {success, job_id, status, poll, meta}' })
   async start(

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength, ValidationArguments, registerDecorator } from 'class-validator';
-import { BodyInt, Trim } from '@app/gateway';
+import { BodyInt, Text, Trim } from '@app/gateway';
+import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from '@app/site-audit';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -35,6 +36,20 @@ function IsCrawlableUrl(): PropertyDecorator {
     });
 }
 
+function IsWebhookUrl(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isWebhookUrl',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown) => webhookUrlProblem(value) === null,
+        defaultMessage: (args?: ValidationArguments) =>
+          webhookUrlProblem(args?.value) ?? 'webhook_url is invalid',
+      },
+    });
+}
+
 export class SiteAuditRequestDto {
   @ApiProperty({
     description:
@@ -64,4 +79,17 @@ export class SiteAuditRequestDto {
     },
   })
   max_pages?: number;
+
+  @Text(MAX_WEBHOOK_URL_LENGTH, {
+    optional: true,
+    api: {
+      description:
+        'https URL that receives the signed site_audit.completed / site_audit.failed webhook when the job ' +
+        'ends (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). Must resolve to ' +
+        'public addresses. Deliveries cost nothing and are retried for about 28 hours.',
+      example: 'https://example.com/hooks/seo-api',
+    },
+  })
+  @IsWebhookUrl()
+  webhook_url?: string;
 }

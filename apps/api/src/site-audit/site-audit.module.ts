@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { SiteAuditModule as SiteAuditLibraryModule } from '@app/site-audit';
+import { JobEventsSubscriber, SiteAuditModule as SiteAuditLibraryModule } from '@app/site-audit';
 import { AuditReportsController } from './audit-reports.controller';
+import { JobLongPollService } from './job-long-poll.service';
 import { JobsController } from './jobs.controller';
 import { SiteAuditController } from './site-audit.controller';
 
@@ -11,5 +12,7 @@ import { SiteAuditController } from './site-audit.controller';
 @Module({
   imports: [SiteAuditLibraryModule],
   controllers: [SiteAuditController, JobsController, AuditReportsController],
+  // Long-poll of GET /jobs/:job_id?wait= (one Redis subscriber connection per API process).
+  providers: [JobEventsSubscriber, JobLongPollService],
 })
 export class SiteAuditApiModule {}

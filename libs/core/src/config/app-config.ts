@@ -55,6 +55,11 @@ const url = (protocols: string[], fallback?: string) =>
       }
     });
 
+/** Delays before webhook retries 1-7: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/webhooks.md). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const schema = z
@@ -96,6 +101,9 @@ const schema = z
     ADMIN_AUTH_WINDOW_SECONDS: int(1, 3600, 60),
     KEY_CACHE_TTL_MS: int(0, 5000, 5000),
     DB_POOL_SIZE: int(1, 200, 10),
+    // ---- dependency outages (docs/reliability.md) ----
+    REDIS_COMMAND_TIMEOUT_MS: int(50, 60_000, 2000),
+    DB_CONNECT_TIMEOUT_MS: int(50, 120_000, 10_000),
     DATAFORSEO_BACKOFF_MS: int(0, 60_000, 500),
     // ---- site-audit jobs (docs/site-audit-jobs.md) ----
     AUDIT_USER_AGENT: z
@@ -110,6 +118,49 @@ const schema = z
     AUDIT_MAX_STALLED_COUNT: int(0, 10, 1),
     AUDIT_POLITENESS_DELAY_MS: int(0, 60_000, 250),
     AUDIT_SWEEP_INTERVAL_MS: int(1000, 3_600_000, 60_000),
+    // ---- your-data: GSC partitions and retention (docs/your-data.md) ----
+    GSC_MAINTENANCE_INTERVAL_MS: int(1000, 86_400_000, 21_600_000),
+    GSC_RETENTION_MONTHS: int(1, 120, 16),
+    GSC_PARTITIONS_AHEAD: int(0, 24, 2),
+    // ---- operations (docs/operations.md) ----
+    METRICS_TOKEN: z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined || v === '' ? undefined : v))
+      .pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    WORKER_METRICS_PORT: int(0, 65535, 0),
+    QUEUE_DASHBOARD_READ_ONLY: bool('QUEUE_DASHBOARD_READ_ONLY', true),
+    LOG_FORMAT: z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined || v === '' ? 'json' : v.trim().toLowerCase()))
+      .pipe(z.enum(['json', 'pretty'])),
+    // ---- long-poll GET /jobs/{id}?wait= (docs/site-audit-jobs.md) ----
+    JOBS_WAIT_MAX_PER_ACCOUNT: int(0, 1_000_000, 10),
+    JOBS_WAIT_MAX_TOTAL: int(0, 1_000_000, 10_000),
+    JOBS_WAIT_RECHECK_MS: int(100, 60_000, 5_000),
+    // ---- site-audit webhooks (docs/webhooks.md) ----
+    WEBHOOK_RETRY_SCHEDULE_MS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || v.trim() === '') return DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS;
+        const parts = v.split(',').map((p) => p.trim());
+        if (
+          parts.length > 20 ||
+          parts.some((p) => !/^\d{1,9}$/.test(p) || Number(p) < 1 || Number(p) > 86_400_000)
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must be 1-20 comma-separated delays in milliseconds, each from 1 to 86400000 (e.g. 5000,300000)',
+          });
+          return z.NEVER;
+        }
+        return parts.map(Number);
+      }),
+    WEBHOOK_TIMEOUT_MS: int(100, 60_000, 10_000),
+    WEBHOOK_CONCURRENCY: int(1, 256, 10),
   })
   .superRefine((env, ctx) => {
     if (env.AUDIT_JOB_DEADLINE_SECONDS <= env.AUDIT_CRAWL_TIME_LIMIT_SECONDS) {
@@ -159,6 +210,13 @@ export interface AppConfig {
   adminAuthWindowSeconds: number;
   keyCacheTtlMs: number;
   dbPoolSize: number;
+  /** Bound on any command of the shared Redis client, queued or sent (ms). */
+  redisCommandTimeoutMs: number;
+  /**
+   * Bound on getting a PostgreSQL connection: connecting, or waiting for a pool slot under a
+   * burst (ms). A stopped server refuses at once; this bounds an unreachable one.
+   */
+  dbConnectTimeoutMs: number;
   /** Site-audit jobs: crawl settings and worker behaviour (docs/site-audit-jobs.md). */
   audit: {
     /** AUDIT_USER_AGENT: User-Agent of the crawler, also its robots.txt product token. */
@@ -178,6 +236,41 @@ export interface AppConfig {
   };
   /** WORKER_CONCURRENCY: crawls one worker process runs at the same time. */
   workerConcurrency: number;
+  /** Search Console fact partitions and retention, run by the worker (docs/your-data.md, "Retention"). */
+  gscMaintenance: {
+    /** GSC_MAINTENANCE_INTERVAL_MS: how often the worker creates partitions ahead and applies retention. */
+    intervalMs: number;
+    /** GSC_RETENTION_MONTHS: months kept before the current one (Search Console keeps 16). */
+    retentionMonths: number;
+    /** GSC_PARTITIONS_AHEAD: months after the current one whose partitions are created ahead. */
+    partitionsAhead: number;
+  };
+  /** METRICS_TOKEN: a second bearer token accepted by GET /metrics (besides ADMIN_TOKEN). */
+  metricsToken: string | undefined;
+  /** WORKER_METRICS_PORT: the worker's /metrics HTTP port; 0 (default) = no metrics server. */
+  workerMetricsPort: number;
+  /** QUEUE_DASHBOARD_READ_ONLY: /admin/queues shows the queues without retry/remove/clean actions (default true). */
+  queueDashboardReadOnly: boolean;
+  /** LOG_FORMAT: json (default; one JSON object per line) or pretty (readable one-line logs, `npm start`). */
+  logFormat: 'json' | 'pretty';
+  /** Long-poll of GET /jobs/{job_id}?wait=N (docs/site-audit-jobs.md, "Waiting for a job"). */
+  jobsWait: {
+    /** JOBS_WAIT_MAX_PER_ACCOUNT: waiting requests one account may hold on one API process. */
+    maxPerAccount: number;
+    /** JOBS_WAIT_MAX_TOTAL: waiting requests one API process holds in total. */
+    maxTotal: number;
+    /** JOBS_WAIT_RECHECK_MS: re-read interval of a waiting request while the Redis subscription is down. */
+    recheckMs: number;
+  };
+  /** Site-audit completion webhooks (docs/webhooks.md). */
+  webhooks: {
+    /** WEBHOOK_RETRY_SCHEDULE_MS: delay before each retry; after the last one the delivery fails. */
+    retryScheduleMs: readonly number[];
+    /** WEBHOOK_TIMEOUT_MS: one attempt (connect, send, answer) gives up after this. */
+    timeoutMs: number;
+    /** WEBHOOK_CONCURRENCY: deliveries one worker process sends at the same time. */
+    concurrency: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -222,6 +315,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminAuthWindowSeconds: e.ADMIN_AUTH_WINDOW_SECONDS,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     audit: {
       userAgent: e.AUDIT_USER_AGENT,
       crawlTimeLimitSeconds: e.AUDIT_CRAWL_TIME_LIMIT_SECONDS,
@@ -232,6 +327,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       sweepIntervalMs: e.AUDIT_SWEEP_INTERVAL_MS,
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
+    gscMaintenance: {
+      intervalMs: e.GSC_MAINTENANCE_INTERVAL_MS,
+      retentionMonths: e.GSC_RETENTION_MONTHS,
+      partitionsAhead: e.GSC_PARTITIONS_AHEAD,
+    },
+    metricsToken: e.METRICS_TOKEN,
+    workerMetricsPort: e.WORKER_METRICS_PORT,
+    queueDashboardReadOnly: e.QUEUE_DASHBOARD_READ_ONLY,
+    logFormat: e.LOG_FORMAT,
+    jobsWait: {
+      maxPerAccount: e.JOBS_WAIT_MAX_PER_ACCOUNT,
+      maxTotal: e.JOBS_WAIT_MAX_TOTAL,
+      recheckMs: e.JOBS_WAIT_RECHECK_MS,
+    },
+    webhooks: {
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+    },
   };
 }
 

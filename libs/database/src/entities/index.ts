@@ -29,6 +29,7 @@ import {
   OAuthGrantEntity,
   OAuthTokenEntity,
 } from './oauth.entity';
+import { WebhookDeliveryEntity, WebhookSecretEntity } from './webhook.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
@@ -47,6 +48,7 @@ export * from './ai-visibility.entity';
 export * from './user.entity';
 export * from './session.entity';
 export * from './oauth.entity';
+export * from './webhook.entity';
 
 /** Every entity the data source knows. Add new entities here. */
 export const ENTITIES = [
@@ -77,4 +79,6 @@ export const ENTITIES = [
   OAuthGrantEntity,
   OAuthCodeEntity,
   OAuthTokenEntity,
+  WebhookSecretEntity,
+  WebhookDeliveryEntity,
 ];

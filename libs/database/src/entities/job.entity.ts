@@ -28,6 +28,7 @@ export interface JobError {
 )
 @Check('jobs_complete_has_data', `status <> 'complete' OR data IS NOT NULL`)
 @Check('jobs_failed_has_error', `status <> 'failed' OR error IS NOT NULL`)
+@Check('jobs_webhook_url_check', 'length(webhook_url) BETWEEN 1 AND 2048')
 // An account's jobs, newest first: (account_id, created_at DESC); TypeORM cannot express DESC.
 @Index('jobs_account_idx', { synchronize: false })
 // The sweeper: open jobs by deadline / age.
@@ -83,4 +84,8 @@ export class JobEntity {
 
   @Column({ name: 'deadline_at', type: 'timestamptz' })
   deadlineAt: Date;
+
+  /** Where the completion webhook goes (docs/webhooks.md); null: no webhook. Migration 1764400000000. */
+  @Column({ name: 'webhook_url', type: 'text', nullable: true })
+  webhookUrl: string | null;
 }

@@ -54,6 +54,30 @@ export class TrackedKeywordEntity {
   @Column({ type: 'numeric', precision: 12, scale: 2, nullable: true }) cpc: string | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+  // The keyword's newest check by date (whatever its date) and the position of the check
+  // before it, kept by the checks ingestion (RankRepository.storeChecks; migration
+  // 1764500000000). All null until the first check. GET /rank/keywords reads these and looks
+  // the checks up only for rows whose stored latest is after "today".
+  @Column({ name: 'latest_check_date', type: 'date', nullable: true })
+  latestCheckDate: string | null;
+  @Column({ name: 'latest_position', type: 'integer', nullable: true })
+  latestPosition: number | null;
+  @Column({ name: 'previous_position', type: 'integer', nullable: true })
+  previousPosition: number | null;
+  @Column({ name: 'latest_landing_page', type: 'text', nullable: true })
+  latestLandingPage: string | null;
+  @Column({ name: 'latest_gsc_clicks', type: 'integer', nullable: true })
+  latestGscClicks: number | null;
+  @Column({ name: 'latest_gsc_impressions', type: 'integer', nullable: true })
+  latestGscImpressions: number | null;
+  @Column({ name: 'latest_gsc_ctr', type: 'double precision', nullable: true })
+  latestGscCtr: number | null;
+  @Column({ name: 'latest_local_pack', type: 'boolean', nullable: true })
+  latestLocalPack: boolean | null;
+  @Column({ name: 'latest_featured_snippet', type: 'boolean', nullable: true })
+  latestFeaturedSnippet: boolean | null;
+  @Column({ name: 'latest_ai_overview', type: 'boolean', nullable: true })
+  latestAiOverview: boolean | null;
 }
 
 /**

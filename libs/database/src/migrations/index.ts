@@ -5,6 +5,8 @@ import { SiteAuditJobs1764000000000 } from './1764000000000-site-audit-jobs';
 import { GscPrimaryKeys1764100000000 } from './1764100000000-gsc-primary-keys';
 import { UsersSessions1764200000000 } from './1764200000000-users-sessions';
 import { OAuth1764300000000 } from './1764300000000-oauth';
+import { Webhooks1764400000000 } from './1764400000000-webhooks';
+import { YourDataScale1764500000000 } from './1764500000000-your-data-scale';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -15,4 +17,6 @@ export const MIGRATIONS = [
   GscPrimaryKeys1764100000000,
   UsersSessions1764200000000,
   OAuth1764300000000,
+  Webhooks1764400000000,
+  YourDataScale1764500000000,
 ];

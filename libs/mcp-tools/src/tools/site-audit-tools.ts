@@ -9,7 +9,9 @@ import { READ_ONLY, ToolContext } from './tool-context';
 const AUDIT_COST =
   'Cost: research call. Uses one site-audit crawl of the monthly crawl count and pages of the rolling page budget ' +
   '(QUOTA_EXCEEDED when either is used up; never spends credits) and counts as one API call.';
-const POLL_COST = 'Every job poll is one API call against the monthly allowance.';
+const POLL_COST =
+  'It waits with long-polls (GET /jobs/{job_id}?wait=60, answered as soon as the audit ends): each is one API ' +
+  'call, so an audit usually costs 2-3 calls in all.';
 
 type Args = { url: string; max_pages?: number; depth?: number };
 
@@ -30,8 +32,8 @@ export function registerSiteAuditTools(context: ToolContext): void {
       title: 'Start a site audit',
       description:
         'Starts an asynchronous technical SEO crawl of a website (POST /api/v1/site-audit) and returns at once with a ' +
-        'job_id (status queued). Crawls typically take 1-5 minutes: poll get_job every 10-15 seconds, or use ' +
-        `run_site_audit to start and wait in one call. ${AUDIT_COST}`,
+        'job_id (status queued). Crawls typically take 1-5 minutes: call get_job with wait_seconds 60 (it answers ' +
+        `as soon as the audit ends), or use run_site_audit to start and wait in one call. ${AUDIT_COST}`,
       inputSchema: siteAuditArgs,
       annotations: {
         readOnlyHint: false,
@@ -50,14 +52,29 @@ export function registerSiteAuditTools(context: ToolContext): void {
       description:
         'The record of an asynchronous job such as a site audit (GET /api/v1/jobs/{job_id}): status queued, running ' +
         '(progress 0-100), complete (data holds audit_id, pages_crawled, total_score, geo_score, issue counts and ' +
-        'report_url) or failed (error holds the reason). Poll every 10-15 seconds at most. ' +
+        'report_url) or failed (error holds the reason). With wait_seconds (recommended: 60) it waits up to that ' +
+        'long for complete or failed and answers as soon as the job ends: one call however long it waits. ' +
         `${COST.other}`,
-      inputSchema: { job_id: jobId },
+      inputSchema: {
+        job_id: jobId,
+        wait_seconds: z
+          .number()
+          .int()
+          .min(0)
+          .max(60)
+          .optional()
+          .describe('Wait up to this many seconds for the job to end (0-60, default 0)'),
+      },
       annotations: READ_ONLY,
     },
     async (args, extra) =>
       toToolResult(
-        await apiGet(api, `/jobs/${encodeURIComponent(args.job_id)}`, undefined, extra.signal),
+        await apiGet(
+          api,
+          `/jobs/${encodeURIComponent(args.job_id)}`,
+          args.wait_seconds ? { wait: args.wait_seconds } : undefined,
+          extra.signal,
+        ),
       ),
   );
 
@@ -66,8 +83,8 @@ export function registerSiteAuditTools(context: ToolContext): void {
     {
       title: 'Run a site audit and wait',
       description:
-        'Starts a site audit like start_site_audit, then polls its job until it is complete or failed or the wait ' +
-        'budget is used up. Returns the job record; when the wait ends first, it returns the latest record with ' +
+        'Starts a site audit like start_site_audit, then waits for its job (long-poll) until it is complete or ' +
+        'failed or the wait budget is used up. Returns the job record; when the wait ends first, it returns the latest record with ' +
         'finished=false and a "still running" note: call get_job later with the job_id. ' +
         `${AUDIT_COST} ${POLL_COST}`,
       inputSchema: {
@@ -78,7 +95,10 @@ export function registerSiteAuditTools(context: ToolContext): void {
           .min(5)
           .max(60)
           .optional()
-          .describe(`Seconds between job polls (default ${context.pollIntervalMs / 1000})`),
+          .describe(
+            'Seconds to pause before asking again when the API answers a wait early without a final state ' +
+              `(its waiting limits; default ${context.pollIntervalMs / 1000})`,
+          ),
         max_wait_seconds: z
           .number()
           .int()
@@ -113,6 +133,7 @@ export function registerSiteAuditTools(context: ToolContext): void {
             : context.pollIntervalMs,
         maxWaitMs:
           args.max_wait_seconds !== undefined ? args.max_wait_seconds * 1000 : context.maxWaitMs,
+        longPollSeconds: context.longPollSeconds,
         signal: extra.signal,
         sleep: context.sleep,
         onRecord: (record) => {
@@ -163,7 +184,7 @@ function auditResult(
     const progress = record.progress !== undefined ? `, progress ${String(record.progress)}%` : '';
     note =
       `Site audit ${id} is still running (status ${status}${progress}) after waiting ${facts.waited_seconds} s. ` +
-      'Call get_job with this job_id in a minute or two; each call counts as one API call.';
+      'Call get_job with this job_id and wait_seconds 60; each call counts as one API call.';
   }
   return successResult({ ok: true, status: 200, data: record, meta: startMeta }, note, facts);
 }

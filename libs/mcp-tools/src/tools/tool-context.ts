@@ -7,6 +7,8 @@ export interface ToolContext {
   api: ToolBackend;
   pollIntervalMs: number;
   maxWaitMs: number;
+  /** Longest `wait` of one GET /jobs/:id?wait= call, in seconds (default 60). */
+  longPollSeconds?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 

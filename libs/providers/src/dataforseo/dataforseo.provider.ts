@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ApiError } from '@app/core';
+import { ApiError, metrics } from '@app/core';
 import {
   BacklinkProfile,
   BacklinkQuery,
@@ -111,18 +111,40 @@ export class DataForSeoProvider extends SeoDataProvider {
   }
 
   private async call<R>(path: string, task: Record<string, unknown>): Promise<DfsTask<R>> {
+    const endpoint = endpointLabel(path);
+    const stop = metrics.upstreamDuration.startTimer({ provider: 'dataforseo', endpoint });
     try {
-      return await this.client.post<R>(path, task);
+      const result = await this.client.post<R>(path, task);
+      metrics.upstreamCalls.inc({ provider: 'dataforseo', endpoint, outcome: 'ok' });
+      return result;
     } catch (e) {
+      const timeout = e instanceof UpstreamFailure && e.message.startsWith('timed out');
+      metrics.upstreamCalls.inc({
+        provider: 'dataforseo',
+        endpoint,
+        outcome: timeout ? 'timeout' : 'error',
+      });
       if (e instanceof UpstreamFailure) throw new ApiError('UPSTREAM_ERROR', UPSTREAM_MESSAGE);
       throw e;
+    } finally {
+      stop();
     }
   }
 
   private noData(path: string, why: string): ApiError {
+    metrics.upstreamCalls.inc({
+      provider: 'dataforseo',
+      endpoint: endpointLabel(path),
+      outcome: 'no_data',
+    });
     this.logger.warn({ path, reason: why }, 'DataForSEO returned no data');
     return new ApiError('UPSTREAM_ERROR', UPSTREAM_MESSAGE);
   }
+}
+
+/** The metric label of an upstream path: `/v3/backlinks/summary/live` → `backlinks/summary`. */
+function endpointLabel(path: string): string {
+  return path.replace(/^\/v3\//, '').replace(/\/live$/, '');
 }
 
 function firstResult<R>(task: DfsTask<R>): R | null {

@@ -11,7 +11,7 @@ import {
   SeoDataProvider,
 } from '../seo-data-provider';
 import { matchBucket } from '../keyword-rules';
-import { seededRandom } from '@app/core';
+import { metrics as serviceMetrics, seededRandom } from '@app/core';
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)];
 const int = (r: () => number, min: number, max: number) => min + Math.floor(r() * (max - min + 1));
@@ -66,6 +66,8 @@ export class SandboxProvider extends SeoDataProvider implements OnApplicationBoo
   }
 
   async backlinkProfile(q: BacklinkQuery): Promise<BacklinkProfile> {
+    // Counted like a real upstream call (no latency histogram: nothing leaves the process).
+    serviceMetrics.upstreamCalls.inc({ provider: 'sandbox', endpoint: 'backlinks', outcome: 'ok' });
     const r = seededRandom(`backlinks|${q.domain}`);
     const total = int(r, 40, 5000);
     const refDomains = Math.max(1, Math.round(total / int(r, 3, 12)));
@@ -166,6 +168,11 @@ export class SandboxProvider extends SeoDataProvider implements OnApplicationBoo
   }
 
   async keywordResearch(q: KeywordQuery): Promise<KeywordResearch> {
+    serviceMetrics.upstreamCalls.inc({
+      provider: 'sandbox',
+      endpoint: 'keyword_research',
+      outcome: 'ok',
+    });
     const seedKey = `${q.keyword}|${q.locationCode}|${q.upstreamLanguage}`;
     const overview = this.metrics(seededRandom(`kw|${seedKey}`), 1);
     const r = seededRandom(`rel|${seedKey}`);

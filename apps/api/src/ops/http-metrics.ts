@@ -1,0 +1,30 @@
+import type { NextFunction, Request, Response } from 'express';
+import { metrics } from '@app/core';
+
+/**
+ * `http_request_duration_seconds{route,method,status}` for every request, observed when the
+ * response closes. `route` is the matched route template (Express `req.baseUrl` + `req.route.path`,
+ * e.g. `/api/v1/jobs/:job_id`), or `unmatched`: never the raw URL. No await on the request path.
+ */
+export function httpMetrics() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.once('close', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.httpRequestDuration.observe(
+        { route: routeTemplate(req), method: req.method, status: String(res.statusCode) },
+        seconds,
+      );
+    });
+    next();
+  };
+}
+
+/** The matched route template, or `unmatched` (404s, static files, bodies refused before routing). */
+export function routeTemplate(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path !== 'string') return 'unmatched';
+  const base = req.baseUrl ?? '';
+  const full = `${base}${path === '/' && base ? '' : path}`;
+  return full.length > 200 ? 'unmatched' : full;
+}

@@ -1,0 +1,65 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { NextFunction, Request, Response } from 'express';
+import { APP_CONFIG, AppConfig, collectProcessMetrics } from '@app/core';
+import { OpsAuth } from './ops-auth';
+import { OpsQueues } from './ops-queues';
+import { adminDocument, publicDocument } from './openapi';
+
+export const QUEUES_PATH = '/admin/queues';
+export const ADMIN_DOCS_PATH = 'admin/docs';
+
+/**
+ * Mounts the operator surfaces that are Express-level rather than Nest routes: the public
+ * OpenAPI document (/docs), the admin one (/admin/docs, admin token) and the Bull Board queue
+ * dashboard (/admin/queues, admin token, read-only unless QUEUE_DASHBOARD_READ_ONLY=false).
+ * Without the OpsModule (a bare test module) only the public document is served.
+ */
+export function installOps(app: NestExpressApplication): void {
+  collectProcessMetrics();
+  let auth: OpsAuth | null = null;
+  let queues: OpsQueues | null = null;
+  try {
+    auth = app.get(OpsAuth, { strict: false });
+    queues = app.get(OpsQueues, { strict: false });
+  } catch {
+    auth = null;
+  }
+
+  if (auth?.adminEnabled && queues) {
+    const config = app.get<AppConfig>(APP_CONFIG);
+    const serverAdapter = new ExpressAdapter();
+    serverAdapter.setBasePath(QUEUES_PATH);
+    const board = createBullBoard({
+      queues: [],
+      serverAdapter,
+      options: { uiConfig: { boardTitle: 'SEO API queues' } },
+    });
+    let attached = false;
+    const attachQueues = (_req: Request, _res: Response, next: NextFunction): void => {
+      if (!attached) {
+        attached = true; // the queues connect on first use, not at start-up
+        board.setQueues(
+          queues
+            .all()
+            .map((q) => new BullMQAdapter(q, { readOnlyMode: config.queueDashboardReadOnly })),
+        );
+      }
+      next();
+    };
+    app.use(QUEUES_PATH, auth.pagesMiddleware(), attachQueues, serverAdapter.getRouter());
+    app.use(`/${ADMIN_DOCS_PATH}`, auth.pagesMiddleware());
+    SwaggerModule.setup(ADMIN_DOCS_PATH, app, adminDocument(app), {
+      jsonDocumentUrl: `${ADMIN_DOCS_PATH}/openapi.json`,
+      yamlDocumentUrl: `${ADMIN_DOCS_PATH}/openapi.yaml`,
+    });
+  }
+
+  SwaggerModule.setup('docs', app, publicDocument(app), {
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+  });
+}

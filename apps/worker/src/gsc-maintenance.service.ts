@@ -1,0 +1,86 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { APP_CONFIG, AppConfig, Clock, plainDate } from '@app/core';
+import { GscPartitionRepository, GscRetentionResult, monthStart } from '@app/database';
+
+export interface GscMaintenanceResult {
+  /** Partitions created ahead (month starts). */
+  created: string[];
+  /** null when another worker held the partition lock (it did the retention). */
+  retention: GscRetentionResult | null;
+  /** The first month kept (YYYY-MM-01). */
+  keptFrom: string;
+}
+
+/**
+ * Search Console fact maintenance (docs/your-data.md, "Retention"). On start and then every
+ * GSC_MAINTENANCE_INTERVAL_MS, every worker process:
+ * 1. creates the `gsc_rows` partitions of this month and the next GSC_PARTITIONS_AHEAD
+ *    months (ingestion creates any other month it needs on its own);
+ * 2. applies retention: months that ended more than GSC_RETENTION_MONTHS (16, as Search
+ *    Console) months ago are detached and dropped, and the rollups of those months deleted.
+ * The DDL runs under a PostgreSQL transaction-scoped advisory lock, so concurrent workers
+ * never collide (the one that does not get the lock skips retention this round).
+ */
+@Injectable()
+export class GscMaintenanceService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(GscMaintenanceService.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<GscMaintenanceResult> | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly partitions: GscPartitionRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const first = setTimeout(() => void this.tick(), 1000);
+    first.unref();
+    this.timer = setInterval(() => void this.tick(), this.config.gscMaintenance.intervalMs);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.runOnce();
+    } catch (err) {
+      this.logger.error({ err }, 'GSC partition maintenance failed');
+    }
+  }
+
+  /** One round (also called directly by tests). Overlapping calls share the running round. */
+  runOnce(): Promise<GscMaintenanceResult> {
+    if (!this.running) {
+      this.running = this.run().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async run(): Promise<GscMaintenanceResult> {
+    const today = plainDate(this.clock.now());
+    const { retentionMonths, partitionsAhead } = this.config.gscMaintenance;
+    const ahead = Array.from({ length: partitionsAhead + 1 }, (_, i) => monthStart(today, i));
+    const created = await this.partitions.ensureMonths(ahead);
+    const keptFrom = monthStart(today, -retentionMonths);
+    const retention = await this.partitions.dropMonthsBefore(keptFrom);
+    if (created.length || retention?.dropped.length || retention?.rollupRowsDeleted) {
+      this.logger.log(
+        `GSC maintenance: created ${created.length} partition(s) ahead, dropped ${retention?.dropped.length ?? 0} month(s) before ${keptFrom}, deleted ${retention?.rollupRowsDeleted ?? 0} rollup row(s)`,
+      );
+    }
+    return { created, retention, keptFrom };
+  }
+}

@@ -1,0 +1,170 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { metrics } from '@app/core';
+import { REDIS } from './redis.token';
+
+export type Dependency = 'postgres' | 'redis';
+
+/** How often a dependency seen down is probed until it answers again. */
+export const DEPENDENCY_PROBE_INTERVAL_MS = 200;
+/** The Retry-After (seconds) of a request refused because a dependency is down. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 2;
+
+/** ioredis's rejections when it cannot reach the server (never a server's reply error). */
+const REDIS_UNREACHABLE =
+  /^(Connection is closed\.|Command timed out|Stream isn't writeable|Reached the max retries per request limit)/;
+/** Socket-level error codes (node) of a lost or refused PostgreSQL connection. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** pg's own messages for a lost connection, a connect timeout or a dead client. */
+const PG_UNREACHABLE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+
+/**
+ * Which dependency an error says is unreachable, or null when it is not such an error (a
+ * bad statement, a constraint, a Redis reply error are bugs or rules, not outages). Looks
+ * through TypeORM's QueryFailedError (`driverError`) and `cause` chains.
+ */
+export function unreachableDependency(err: unknown, depth = 0): Dependency | null {
+  if (typeof err !== 'object' || err === null || depth > 4) return null;
+  const e = err as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    driverError?: unknown;
+    cause?: unknown;
+  };
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (e.name === 'MaxRetriesPerRequestError' || REDIS_UNREACHABLE.test(message)) return 'redis';
+  if (typeof e.code === 'string') {
+    if (SOCKET_CODES.has(e.code)) return 'postgres';
+    // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now),
+    // 53300 (too many connections).
+    if (/^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[1-3]$/.test(e.code) || e.code === '53300')
+      return 'postgres';
+  }
+  if (PG_UNREACHABLE.test(message)) return 'postgres';
+  return (
+    unreachableDependency(e.driverError, depth + 1) ?? unreachableDependency(e.cause, depth + 1)
+  );
+}
+
+interface State {
+  down: boolean;
+  since: number;
+  failedRequests: number;
+  probe?: NodeJS.Timeout;
+  probing: boolean;
+}
+
+/**
+ * What this process last saw of PostgreSQL and Redis. A request that failed because one of
+ * them is unreachable (`requestFailed`), or a Redis connection error, marks it down: one log
+ * line and `dependency_up{dependency} 0`; from then on it is probed every
+ * DEPENDENCY_PROBE_INTERVAL_MS and the first answer marks it up again: one log line with
+ * the number of requests that failed meanwhile, and the gauge back to 1. No stack per
+ * failed request: the exception filter answers those with 500 SERVER_ERROR + Retry-After.
+ */
+@Injectable()
+export class DependencyHealth implements OnApplicationShutdown {
+  private readonly logger = new Logger('Dependencies');
+  private readonly states: Record<Dependency, State> = {
+    postgres: { down: false, since: 0, failedRequests: 0, probing: false },
+    redis: { down: false, since: 0, failedRequests: 0, probing: false },
+  };
+  private closing = false;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    metrics.dependencyUp.set({ dependency: 'postgres' }, 1);
+    metrics.dependencyUp.set({ dependency: 'redis' }, 1);
+    // Without a listener ioredis prints every failed reconnection attempt to stderr.
+    redis.on('error', (err: Error) => this.markDown('redis', err));
+    redis.on('ready', () => this.markUp('redis'));
+  }
+
+  isDown(dependency: Dependency): boolean {
+    return this.states[dependency].down;
+  }
+
+  /**
+   * A request failed with `err`: when it says a dependency is unreachable, counts it (and
+   * marks the dependency down) and answers which one; else null.
+   */
+  requestFailed(err: unknown): Dependency | null {
+    const dependency = unreachableDependency(err);
+    if (!dependency) return null;
+    this.markDown(dependency, err);
+    this.states[dependency].failedRequests++;
+    return dependency;
+  }
+
+  markDown(dependency: Dependency, err?: unknown): void {
+    const state = this.states[dependency];
+    if (state.down || this.closing) return;
+    state.down = true;
+    state.since = Date.now();
+    state.failedRequests = 0;
+    metrics.dependencyUp.set({ dependency }, 0);
+    this.logger.error(
+      { dependency, reason: describe(err) },
+      `Dependency down: ${dependency} (answering 500 SERVER_ERROR with Retry-After until it is back)`,
+    );
+    state.probe = setInterval(() => void this.probe(dependency), DEPENDENCY_PROBE_INTERVAL_MS);
+    state.probe.unref();
+  }
+
+  markUp(dependency: Dependency): void {
+    const state = this.states[dependency];
+    if (!state.down) return;
+    state.down = false;
+    if (state.probe) clearInterval(state.probe);
+    state.probe = undefined;
+    metrics.dependencyUp.set({ dependency }, 1);
+    this.logger.warn(
+      { dependency, failed_requests: state.failedRequests, down_ms: Date.now() - state.since },
+      `Dependency back: ${dependency}`,
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.closing = true;
+    for (const state of Object.values(this.states)) if (state.probe) clearInterval(state.probe);
+  }
+
+  private async probe(dependency: Dependency): Promise<void> {
+    const state = this.states[dependency];
+    if (state.probing || !state.down) return;
+    state.probing = true;
+    try {
+      if (dependency === 'redis') await this.redis.ping();
+      else await this.dataSource.query('SELECT 1');
+      this.markUp(dependency);
+    } catch {
+      // still down
+    } finally {
+      state.probing = false;
+    }
+  }
+}
+
+/** A short, secret-free reason: the error's code or name and first line. */
+function describe(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { code?: unknown; name?: unknown; message?: unknown };
+  const first = typeof e.message === 'string' ? e.message.split('\n')[0].slice(0, 200) : '';
+  const label = typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : '';
+  return [label, first].filter(Boolean).join(': ') || undefined;
+}

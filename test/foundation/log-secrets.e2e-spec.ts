@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
+import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
+import { signIn, SignedInUser } from '../helpers/account-session';
+import { Spawned, freePort, spawnDist, waitForHttp } from '../helpers/processes';
+import { connect, createPerson, token } from '../oauth/oauth-helpers';
+
+/**
+ * Log check (issue 13): the compiled API and worker run at LOG_LEVEL=trace with their
+ * output captured; every kind of secret is used, rightly and wrongly, in every spelling a
+ * client can send it; then no captured byte may contain any of them.
+ */
+describe('Logs: no secret in any line (API and worker at trace level)', () => {
+  const fake = new FakeDataForSeo('log-check-login', `dfs-pw-${randomBytes(12).toString('hex')}`);
+  const adminToken = process.env.ADMIN_TOKEN!;
+  const secrets: Array<[kind: string, value: string]> = [];
+  const processes: Spawned[] = [];
+  let base: string;
+  let admin: AdminClient;
+  let account: TestAccount;
+  let user: SignedInUser;
+
+  beforeAll(async () => {
+    await fake.start();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const env = {
+      ...fake.env(),
+      PORT: String(port),
+      PUBLIC_BASE_URL: base,
+      LOG_LEVEL: 'trace',
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}:logcheck`,
+    };
+    processes.push(spawnDist('apps/api/src/main.js', env));
+    processes.push(spawnDist('apps/worker/src/main.js', env));
+    await waitForHttp(`${base}/health/ready`);
+    admin = new AdminClient(base);
+    account = await admin.account('agency', {
+      api_calls_per_month: 'unlimited',
+      requests_per_minute: 100_000,
+    });
+    await admin.credits(account.id, 20);
+    secrets.push(['admin token', adminToken], ['DataForSEO password', fake.password]);
+    secrets.push(['API key', account.key]);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    await fake.close();
+  });
+
+  it('uses the API key in the header and in every query spelling, rightly and wrongly', async () => {
+    const wrong = `seo_live_${randomBytes(16).toString('hex')}`;
+    secrets.push(['wrong API key', wrong]);
+    for (const key of [account.key, wrong]) {
+      await request(base).get('/api/v1/usage').set(bearer(key));
+      await request(base).get('/api/v1/usage').set('Authorization', `bearer  ${key}`);
+      for (const query of [
+        `?api_key=${key}`,
+        `?api%5Fkey=${key}`,
+        `?API_KEY=${key}`,
+        `?Api%5fKey=${key}`,
+        `?api_key[]=${key}`,
+        `?api_key%5B%5D=${key}`,
+        `?x=1;api_key=${key}`,
+        `;api_key=${key}`,
+        `?x=1#api_key=${key}`,
+        `?x=1?api_key=${key}`,
+        `?api_key=${key}&api_key=${key}`,
+      ]) {
+        await request(base).get(`/api/v1/usage${query}`);
+        await request(base).get(`/api/v1/no-such-route${query}`);
+      }
+    }
+    const ok = await request(base).get(`/api/v1/usage?api%5Fkey=${account.key}`);
+    expect(ok.status).toBe(200);
+  });
+
+  it('calls the DataForSEO provider (answers and failures) with its password', async () => {
+    const res = await request(base)
+      .get('/api/v1/backlinks')
+      .query({ domain: 'logcheck.example' })
+      .set(bearer(account.key));
+    expect(res.status).toBe(200);
+    expect(res.body.meta.provider).toBe('dataforseo');
+    fake.failNext('/v3/backlinks/summary/live', { http: 401 }, { http: 401 }, { http: 401 });
+    const failed = await request(base)
+      .get('/api/v1/backlinks')
+      .query({ domain: 'logcheck-fail.example' })
+      .set(bearer(account.key));
+    expect(failed.status).toBe(502);
+    expect(fake.requests.length).toBeGreaterThan(0);
+  });
+
+  it('uses the admin token, rightly and wrongly', async () => {
+    const wrong = `wrong-admin-${randomBytes(12).toString('hex')}`;
+    secrets.push(['wrong admin token', wrong]);
+    expect((await admin.get(`/accounts/${account.id}`)).status).toBe(200);
+    const bad = await request(base)
+      .get(`/admin/v1/accounts/${account.id}`)
+      .set('Authorization', `Bearer ${wrong}`);
+    expect(bad.status).toBe(401);
+    await request(base).get(`/admin/v1/accounts?token=${adminToken}`);
+  });
+
+  it('signs in to the account area (password, session cookie), creates a key, reads the webhook secret', async () => {
+    user = await signIn(base, account.id);
+    secrets.push(['account password', user.password]);
+    secrets.push(['session cookie', user.cookie.split('=')[1]]);
+    const wrongPassword = `pw-wrong-${randomBytes(10).toString('hex')}`;
+    secrets.push(['wrong password', wrongPassword]);
+    const refused = await request(base)
+      .post('/account/v1/session')
+      .send({ email: user.email, password: wrongPassword });
+    expect(refused.status).toBe(401);
+    expect((await user.get('/me')).status).toBe(200);
+    const newPassword = `pw-new-${randomBytes(10).toString('hex')}`;
+    secrets.push(['new password', newPassword]);
+    await user.post('/password', { current_password: user.password, new_password: newPassword });
+    const created = await user.post('/api-keys', { label: 'log check' });
+    expect(created.status).toBe(201);
+    const newKey = JSON.stringify(created.body.data).match(/seo_live_[A-Za-z0-9_-]+/)?.[0];
+    expect(newKey).toBeDefined();
+    secrets.push(['account-area API key', newKey!]);
+    expect((await request(base).get(`/api/v1/usage?api_key=${newKey}`)).status).toBe(200);
+    // The webhook signing secret (when the feature is present): read and rotated.
+    const webhook = await user.get('/webhook-secret');
+    if (webhook.status === 200) {
+      secrets.push(['webhook secret', webhook.body.data.secret]);
+      const rotated = await user.post('/webhook-secret/rotate');
+      if (rotated.status === 200)
+        secrets.push(['rotated webhook secret', rotated.body.data.secret]);
+    }
+  });
+
+  it('connects an OAuth client and uses its access and refresh tokens', async () => {
+    const person = await createPerson(base);
+    secrets.push(['OAuth person password', person.password]);
+    const c = await connect(base, person);
+    secrets.push(['OAuth access token', c.access], ['OAuth refresh token', c.refresh]);
+    secrets.push(['OAuth code verifier', c.verifier]);
+    await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${c.access}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    await fetch(`${base}/mcp?access_token=${c.access}`, { method: 'POST' });
+    const refreshed = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: c.refresh,
+      client_id: c.client.client_id as string,
+    });
+    if (typeof refreshed.json.access_token === 'string')
+      secrets.push(['refreshed OAuth access token', refreshed.json.access_token]);
+  });
+
+  it('after shutdown, no captured output of either process contains any secret', async () => {
+    for (const p of processes) p.child.kill('SIGTERM');
+    await Promise.all(processes.map((p) => p.exited));
+    const [api, worker] = processes.map((p) => p.stdout() + p.stderr());
+    // The run was logged in detail (so an absence means something).
+    expect(api.split('\n').filter((l) => l.includes('"req"')).length).toBeGreaterThan(50);
+    expect(worker.length).toBeGreaterThan(0);
+    expect(secrets.length).toBeGreaterThanOrEqual(12);
+    const leaks: string[] = [];
+    for (const [kind, value] of secrets) {
+      expect(value.length).toBeGreaterThanOrEqual(12);
+      for (const [name, text] of [
+        ['api', api],
+        ['worker', worker],
+      ])
+        if (text.includes(value) || text.includes(encodeURIComponent(value)))
+          leaks.push(`${kind} in ${name} output`);
+    }
+    expect(leaks).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,130 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { COMMON_ERRORS, PUBLIC_ENDPOINTS } from '../../apps/api/src/ops/openapi';
+import { ADMIN_TOKEN, createTestApp, TestApp } from '../helpers/test-app';
+
+/**
+ * Validates a document with @seriousme/openapi-schema-validator (an ES module: run in a child
+ * Node process, since jest here loads CommonJS).
+ */
+function validateOpenApi(doc: unknown): { valid: boolean; errors?: unknown } {
+  const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'doc.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const script = `
+    import { Validator } from '@seriousme/openapi-schema-validator';
+    import { readFileSync } from 'node:fs';
+    const result = await new Validator().validate(JSON.parse(readFileSync(process.argv[1], 'utf8')));
+    process.stdout.write(JSON.stringify({ valid: result.valid, errors: result.errors }));
+  `;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, file], {
+    cwd: join(__dirname, '../..'),
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`validator failed to run: ${run.stderr}`);
+  return JSON.parse(run.stdout) as { valid: boolean; errors?: unknown };
+}
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+};
+
+describe('OpenAPI documents: public /docs and admin /admin/docs (issue 15)', () => {
+  let t: TestApp;
+  let publicDoc: Doc;
+  let adminDoc: Doc;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const pub = await request(t.url).get('/docs/openapi.json');
+    expect(pub.status).toBe(200);
+    publicDoc = pub.body as Doc;
+    const adm = await request(t.url)
+      .get('/admin/docs/openapi.json')
+      .set('Authorization', `Bearer ${ADMIN_TOKEN()}`);
+    expect(adm.status).toBe(200);
+    adminDoc = adm.body as Doc;
+  });
+  afterAll(() => t.close());
+
+  it('both documents are valid OpenAPI 3', () => {
+    for (const doc of [publicDoc, adminDoc]) {
+      const result = validateOpenApi(doc);
+      if (!result.valid) console.error(JSON.stringify(result.errors, null, 2).slice(0, 4000));
+      expect(result.valid).toBe(true);
+      expect(doc.openapi).toMatch(/^3\./);
+    }
+  });
+
+  it('the public document holds /api/v1 only: no admin, account, oauth, mcp, health, metrics path', () => {
+    const paths = Object.keys(publicDoc.paths);
+    expect(paths.length).toBeGreaterThan(0);
+    for (const p of paths) expect(p).toMatch(/^\/api\/v1\//);
+    const text = JSON.stringify(publicDoc);
+    for (const word of ['/admin', '/account', '/oauth', '/mcp', '/metrics', '/health']) {
+      expect(text).not.toContain(`"${word}`);
+    }
+  });
+
+  it("describes every public route of the spec, in the spec's order, with its error responses", () => {
+    const paths = Object.keys(publicDoc.paths);
+    const specPaths = [...new Set(PUBLIC_ENDPOINTS.map((e) => e.path))];
+    // In the spec's order, ahead of any later addition.
+    expect(paths.slice(0, specPaths.length)).toEqual(specPaths);
+    for (const e of PUBLIC_ENDPOINTS) {
+      const op = publicDoc.paths[e.path]?.[e.method];
+      expect({ route: `${e.method} ${e.path}`, described: op !== undefined }).toEqual({
+        route: `${e.method} ${e.path}`,
+        described: true,
+      });
+      const statuses = Object.keys(op.responses ?? {});
+      for (const s of [...COMMON_ERRORS, ...e.errors]) {
+        expect({
+          route: `${e.method} ${e.path}`,
+          status: s,
+          has: statuses.includes(String(s)),
+        }).toEqual({ route: `${e.method} ${e.path}`, status: s, has: true });
+      }
+      expect(statuses.some((s) => s.startsWith('2'))).toBe(true);
+    }
+  });
+
+  it('the admin document holds the admin API only', () => {
+    const paths = Object.keys(adminDoc.paths);
+    expect(paths).toContain('/admin/v1/accounts');
+    for (const p of paths) expect(p).toMatch(/^\/admin\/v1\//);
+  });
+
+  it('/admin/docs needs the admin token (401 envelope); ?token= gives a cookie that opens it', async () => {
+    for (const path of ['/admin/docs', '/admin/docs/openapi.json']) {
+      const res = await request(t.url).get(path);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+    }
+    const wrong = await request(t.url).get('/admin/docs?token=wrong-token-0123456789');
+    expect(wrong.status).toBe(401);
+    const login = await request(t.url).get(`/admin/docs/?token=${ADMIN_TOKEN()}`).redirects(0);
+    expect(login.status).toBe(303);
+    expect(login.headers.location).toBe('/admin/docs/');
+    const cookie = String(login.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toContain(ADMIN_TOKEN());
+    const page = await request(t.url).get('/admin/docs/').set('Cookie', cookie.split(';')[0]);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('swagger');
+    const forged = await request(t.url)
+      .get('/admin/docs/openapi.json')
+      .set('Cookie', `ops_session=${Math.floor(Date.now() / 1000) + 600}.${'A'.repeat(43)}`);
+    expect(forged.status).toBe(401);
+  });
+
+  it('the public /docs page stays open', async () => {
+    const res = await request(t.url).get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.text.toLowerCase()).toContain('swagger');
+  });
+});
