@@ -217,12 +217,12 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
 
         // before the deadline nothing happens
         t.clock.advance(599_000);
-        await worker.get(AuditSweeperService).sweepOnce();
+        await worker.get(AuditSweeperService).runOnce();
         let job = await request(t.url).get(`/api/v1/jobs/${res.body.job_id}`).set(bearer(acc.key));
         expect(job.body.data.status).toBe('queued');
 
         t.clock.advance(2_000); // past AUDIT_JOB_DEADLINE_SECONDS=600
-        const swept = await worker.get(AuditSweeperService).sweepOnce();
+        const swept = await worker.get(AuditSweeperService).runOnce();
         expect(swept.deadline).toBeGreaterThanOrEqual(1);
         job = await request(t.url).get(`/api/v1/jobs/${res.body.job_id}`).set(bearer(acc.key));
         expect(job.body.data).toMatchObject({
@@ -235,7 +235,7 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
         expect(u.site_audit_rolling_page_budget).toBe(0);
 
         // a second sweep refunds nothing more (each job ends once)
-        await worker.get(AuditSweeperService).sweepOnce();
+        await worker.get(AuditSweeperService).runOnce();
         expect((await usage(acc.id)).site_audit_crawls_per_month).toBe(0);
       } finally {
         await processor.worker.resume();
@@ -252,12 +252,12 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
         const queue = t.app.get<Queue>(getQueueToken(SITE_AUDIT_QUEUE));
         expect(await queue.getJobState(res.body.job_id)).toBe('waiting');
         await queue.remove(res.body.job_id); // e.g. Redis lost its data
-        await worker.get(AuditSweeperService).sweepOnce();
+        await worker.get(AuditSweeperService).runOnce();
         let job = await request(t.url).get(`/api/v1/jobs/${res.body.job_id}`).set(bearer(acc.key));
         expect(job.body.data.status).toBe('queued'); // too young to judge
 
         t.clock.advance(91_000); // past the orphan grace (3 × the 30 s stalled interval), before the deadline
-        const swept = await worker.get(AuditSweeperService).sweepOnce();
+        const swept = await worker.get(AuditSweeperService).runOnce();
         expect(swept.orphaned).toBe(1);
         job = await request(t.url).get(`/api/v1/jobs/${res.body.job_id}`).set(bearer(acc.key));
         expect(job.body.data).toMatchObject({ status: 'failed', error: { code: 'LOST' } });

@@ -247,11 +247,11 @@ describe('Site-audit webhooks: signed deliveries, retries, address guard, secret
       [id, acc.id, jobId, hook, old],
     );
     const sweeper = worker.get(WebhookSweeperService);
-    expect(await sweeper.sweepOnce()).toBe(1);
+    expect(await sweeper.runOnce()).toBe(1);
     const d = await settled(acc.id, jobId);
     expect(d).toMatchObject({ id, status: 'delivered', attempts: 1 });
     expect(receiver.received(hook)[0].headers['webhook-id']).toBe(id);
-    expect(await sweeper.sweepOnce()).toBe(0);
+    expect(await sweeper.runOnce()).toBe(0);
   });
 
   describe('webhook_url refused at POST time (422, nothing charged, nothing stored)', () => {

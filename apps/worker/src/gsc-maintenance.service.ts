@@ -1,11 +1,5 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
-import { APP_CONFIG, AppConfig, Clock, plainDate } from '@app/core';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, Clock, PeriodicTask, plainDate } from '@app/core';
 import { GscPartitionRepository, GscRetentionResult, monthStart } from '@app/database';
 
 export interface GscMaintenanceResult {
@@ -28,48 +22,24 @@ export interface GscMaintenanceResult {
  * never collide (the one that does not get the lock skips retention this round).
  */
 @Injectable()
-export class GscMaintenanceService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(GscMaintenanceService.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<GscMaintenanceResult> | null = null;
+export class GscMaintenanceService extends PeriodicTask<GscMaintenanceResult> {
+  protected readonly logger = new Logger(GscMaintenanceService.name);
+  protected readonly taskName = 'GSC partition maintenance';
+  protected override readonly firstRunAfterMs = 1000;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly partitions: GscPartitionRepository,
     private readonly clock: Clock,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const first = setTimeout(() => void this.tick(), 1000);
-    first.unref();
-    this.timer = setInterval(() => void this.tick(), this.config.gscMaintenance.intervalMs);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  protected get intervalMs(): number {
+    return this.config.gscMaintenance.intervalMs;
   }
 
-  private async tick(): Promise<void> {
-    try {
-      await this.runOnce();
-    } catch (err) {
-      this.logger.error({ err }, 'GSC partition maintenance failed');
-    }
-  }
-
-  /** One round (also called directly by tests). Overlapping calls share the running round. */
-  runOnce(): Promise<GscMaintenanceResult> {
-    if (!this.running) {
-      this.running = this.run().finally(() => {
-        this.running = null;
-      });
-    }
-    return this.running;
-  }
-
-  private async run(): Promise<GscMaintenanceResult> {
+  protected async run(): Promise<GscMaintenanceResult> {
     const today = plainDate(this.clock.now());
     const { retentionMonths, partitionsAhead } = this.config.gscMaintenance;
     const ahead = Array.from({ length: partitionsAhead + 1 }, (_, i) => monthStart(today, i));

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { REDIS, RedisKeys } from '@app/database';
+import { ChannelSubscription, REDIS, RedisKeys, subscribeChannel } from '@app/database';
 import { ApiKeyCache } from './api-key-cache';
 
 /** What one message on the invalidation channel says. */
@@ -26,7 +26,7 @@ const PUBLISH_TIMEOUT_MS = 1_000;
 export class KeyCacheInvalidation implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(KeyCacheInvalidation.name);
   readonly channel: string;
-  private subscriber: Redis | null = null;
+  private subscription: ChannelSubscription | null = null;
   private closing = false;
 
   constructor(
@@ -39,33 +39,18 @@ export class KeyCacheInvalidation implements OnModuleInit, OnApplicationShutdown
 
   onModuleInit(): void {
     if (!this.cache.enabled) return; // nothing cached, nothing to invalidate
-    const sub = this.redis.duplicate({
-      enableAutoPipelining: false,
-      enableOfflineQueue: false,
-      autoResubscribe: false,
-      maxRetriesPerRequest: null,
-      lazyConnect: false,
-    });
-    this.subscriber = sub;
-    // Subscribe on every (re)connection; live only once Redis has confirmed it.
-    sub.on('ready', () => {
-      sub.subscribe(this.channel).then(
-        () => this.cache.setLive(true),
-        (err: Error) => this.down(`subscribe failed: ${err.message}`),
-      );
-    });
-    sub.on('close', () => this.down('connection closed'));
-    sub.on('error', () => undefined); // reconnects by itself; 'close' marks the cache not live
-    sub.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.apply(message);
+    this.subscription = subscribeChannel(this.redis, this.channel, {
+      live: () => this.cache.setLive(true),
+      down: (reason) => this.down(reason),
+      message: (message) => this.apply(message),
     });
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
-    const sub = this.subscriber;
-    this.subscriber = null;
-    if (sub) await sub.quit().catch(() => sub.disconnect());
+    const subscription = this.subscription;
+    this.subscription = null;
+    await subscription?.close();
   }
 
   /** Drops the key here at once and tells every other instance. */

@@ -9,3 +9,4 @@ export * from './http/envelope';
 export * from './random/prng';
 export * from './metrics/metrics';
 export * from './metrics/queues';
+export * from './time/periodic-task';

@@ -1,11 +1,5 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
-import { APP_CONFIG, AppConfig, Clock } from '@app/core';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, Clock, PeriodicTask } from '@app/core';
 import type { JobError } from '@app/database';
 import { DEADLINE_EXCEEDED, INTERNAL_ERROR, LOST, STALLED } from './crawl-failure';
 import { QueueOutcome, SiteAuditQueue } from './site-audit.queue';
@@ -38,47 +32,24 @@ export interface SweepResult {
  * Runs in the worker process only (apps/worker provides it).
  */
 @Injectable()
-export class AuditSweeperService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(AuditSweeperService.name);
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<SweepResult> | null = null;
+export class AuditSweeperService extends PeriodicTask<SweepResult> {
+  protected readonly logger = new Logger(AuditSweeperService.name);
+  protected readonly taskName = 'Site-audit sweep';
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: SiteAuditQueue,
     private readonly jobs: SiteAuditJobsService,
     private readonly clock: Clock,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.config.audit.sweepIntervalMs);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping?.catch(() => undefined);
+  protected get intervalMs(): number {
+    return this.config.audit.sweepIntervalMs;
   }
 
-  private async tick(): Promise<void> {
-    try {
-      await this.sweepOnce();
-    } catch (err) {
-      this.logger.error({ err }, 'Site-audit sweep failed');
-    }
-  }
-
-  /** One sweep (also called directly by tests). Overlapping calls share the running sweep. */
-  sweepOnce(): Promise<SweepResult> {
-    if (!this.sweeping) {
-      this.sweeping = this.sweep().finally(() => {
-        this.sweeping = null;
-      });
-    }
-    return this.sweeping;
-  }
-
-  private async sweep(): Promise<SweepResult> {
+  protected async run(): Promise<SweepResult> {
     const now = this.clock.now();
     let deadline = 0;
     for (const row of await this.jobs.overdue(now, BATCH)) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { REDIS, RedisKeys } from '@app/database';
+import { ChannelSubscription, REDIS, RedisKeys, subscribeChannel } from '@app/database';
 import { isJobId } from './ids';
 
 /** Longest a publisher waits for Redis (the job row is committed already; waiters re-check anyway). */
@@ -108,7 +108,7 @@ export class JobEventsSubscriber implements OnModuleInit, OnApplicationShutdown 
   private readonly logger = new Logger(JobEventsSubscriber.name);
   readonly channel: string;
   private readonly listeners = new JobListeners();
-  private subscriber: Redis | null = null;
+  private subscription: ChannelSubscription | null = null;
   private liveNow = false;
   private wasLive = false;
   private epoch = 0;
@@ -128,43 +128,30 @@ export class JobEventsSubscriber implements OnModuleInit, OnApplicationShutdown 
   }
 
   onModuleInit(): void {
-    const sub = this.redis.duplicate({
-      enableAutoPipelining: false,
-      enableOfflineQueue: false,
-      autoResubscribe: false,
-      maxRetriesPerRequest: null,
-      lazyConnect: false,
-    });
-    this.subscriber = sub;
-    sub.on('ready', () => {
-      sub.subscribe(this.channel).then(
-        () => {
-          this.epoch += 1;
-          this.liveNow = true;
-          if (this.wasLive) {
-            this.logger.log('job events subscription back; re-checking waiting requests');
-            this.listeners.resyncAll();
-          }
-          this.wasLive = true;
-        },
-        (err: Error) => this.down(`subscribe failed: ${err.message}`),
-      );
-    });
-    sub.on('close', () => this.down('connection closed'));
-    sub.on('error', () => undefined); // reconnects by itself; 'close' marks it down
-    sub.on('message', (channel: string, message: string) => {
-      if (channel !== this.channel) return;
-      this.remember(message);
-      this.listeners.emit(message);
+    this.subscription = subscribeChannel(this.redis, this.channel, {
+      live: () => {
+        this.epoch += 1;
+        this.liveNow = true;
+        if (this.wasLive) {
+          this.logger.log('job events subscription back; re-checking waiting requests');
+          this.listeners.resyncAll();
+        }
+        this.wasLive = true;
+      },
+      down: (reason) => this.down(reason),
+      message: (message) => {
+        this.remember(message);
+        this.listeners.emit(message);
+      },
     });
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
-    const sub = this.subscriber;
-    this.subscriber = null;
+    const subscription = this.subscription;
+    this.subscription = null;
     this.liveNow = false;
-    if (sub) await sub.quit().catch(() => sub.disconnect());
+    await subscription?.close();
   }
 
   /** Calls `listener` when the job's terminal event arrives (or on resync); returns the unwatch. */

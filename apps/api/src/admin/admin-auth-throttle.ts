@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@app/core';
+import { APP_CONFIG, ApiError, AppConfig } from '@app/core';
 import { FailureVerdict, FailureWindow, RedisKeys } from '@app/database';
 
 /** Failed admin authentications allowed per client IP within ADMIN_AUTH_WINDOW_SECONDS. */
@@ -25,6 +25,24 @@ export class AdminAuthThrottle {
       [{ key: this.keyOf(ip), limit: ADMIN_AUTH_FAILURES_PER_IP }],
       this.config.adminAuthWindowSeconds * 1000,
       failed,
+    );
+  }
+
+  /**
+   * `check`, then 429 RATE_LIMITED (with Retry-After) when the IP is at the limit: the
+   * answer of every route behind the admin token (admin API, /metrics, operator pages).
+   */
+  async checkOrThrow(ip: string, failed: boolean): Promise<void> {
+    const verdict = await this.check(ip, failed);
+    if (verdict.allowed) return;
+    const wait = verdict.retryAfterSeconds;
+    throw new ApiError(
+      'RATE_LIMITED',
+      `Too many failed admin authentications from this address (at most ${ADMIN_AUTH_FAILURES_PER_IP} per window). Retry in ${wait} s.`,
+      {
+        meta: { retry_after: wait, limit: ADMIN_AUTH_FAILURES_PER_IP },
+        headers: { 'Retry-After': wait },
+      },
     );
   }
 

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, ApiError } from '@app/core';
-import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle } from './admin-auth-throttle';
+import { AdminAuthThrottle } from './admin-auth-throttle';
 
 /**
  * Admin routes: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time (both
@@ -29,18 +29,7 @@ export class AdminGuard implements CanActivate {
     }
     const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
     const ok = m !== null && timingSafeEqual(digest(m[1]), this.expected);
-    const verdict = await this.throttle.check(req.ip ?? '', !ok);
-    if (!verdict.allowed) {
-      const wait = verdict.retryAfterSeconds;
-      throw new ApiError(
-        'RATE_LIMITED',
-        `Too many failed admin authentications from this address (at most ${ADMIN_AUTH_FAILURES_PER_IP} per window). Retry in ${wait} s.`,
-        {
-          meta: { retry_after: wait, limit: ADMIN_AUTH_FAILURES_PER_IP },
-          headers: { 'Retry-After': wait },
-        },
-      );
-    }
+    await this.throttle.checkOrThrow(req.ip ?? '', !ok);
     if (!ok) throw new ApiError('UNAUTHORIZED', 'Missing or invalid admin token.');
     return true;
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, ApiError, AppConfig, Clock } from '@app/core';
-import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle } from '../admin/admin-auth-throttle';
+import { AdminAuthThrottle } from '../admin/admin-auth-throttle';
 
 /** The operator-page cookie: HttpOnly, SameSite=Strict, Path=/admin, one hour. */
 export const OPS_COOKIE = 'ops_session';
@@ -81,19 +81,8 @@ export class OpsAuth {
   }
 
   /** Counts a failure (when `failed`) on the caller's IP and throws 429 when the IP is at the limit. */
-  async throttleOrThrow(req: Request, failed: boolean): Promise<void> {
-    const verdict = await this.throttle.check(req.ip ?? '', failed);
-    if (!verdict.allowed) {
-      const wait = verdict.retryAfterSeconds;
-      throw new ApiError(
-        'RATE_LIMITED',
-        `Too many failed admin authentications from this address (at most ${ADMIN_AUTH_FAILURES_PER_IP} per window). Retry in ${wait} s.`,
-        {
-          meta: { retry_after: wait, limit: ADMIN_AUTH_FAILURES_PER_IP },
-          headers: { 'Retry-After': wait },
-        },
-      );
-    }
+  throttleOrThrow(req: Request, failed: boolean): Promise<void> {
+    return this.throttle.checkOrThrow(req.ip ?? '', failed);
   }
 
   /**

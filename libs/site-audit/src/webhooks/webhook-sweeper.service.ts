@@ -1,11 +1,5 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
-import { APP_CONFIG, AppConfig, Clock } from '@app/core';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, Clock, PeriodicTask } from '@app/core';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 
 const BATCH = 100;
@@ -20,46 +14,24 @@ export const WEBHOOK_SWEEP_GRACE_MS = 60_000;
  * Runs in the worker process only (apps/worker provides it).
  */
 @Injectable()
-export class WebhookSweeperService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(WebhookSweeperService.name);
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<number> | null = null;
+export class WebhookSweeperService extends PeriodicTask<number> {
+  protected readonly logger = new Logger(WebhookSweeperService.name);
+  protected readonly taskName = 'Webhook sweep';
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly deliveries: WebhookDeliveriesService,
     private readonly clock: Clock,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.config.audit.sweepIntervalMs);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping?.catch(() => undefined);
+  protected get intervalMs(): number {
+    return this.config.audit.sweepIntervalMs;
   }
 
-  private async tick(): Promise<void> {
-    try {
-      await this.sweepOnce();
-    } catch (err) {
-      this.logger.error({ err }, 'Webhook sweep failed');
-    }
-  }
-
-  /** One sweep (also called by tests): how many deliveries were put back in the queue. */
-  sweepOnce(): Promise<number> {
-    if (!this.sweeping) {
-      this.sweeping = this.sweep().finally(() => {
-        this.sweeping = null;
-      });
-    }
-    return this.sweeping;
-  }
-
-  private async sweep(): Promise<number> {
+  /** One round: how many deliveries were put back in the queue. */
+  protected async run(): Promise<number> {
     const before = new Date(this.clock.now().getTime() - WEBHOOK_SWEEP_GRACE_MS);
     const requeued = await this.deliveries.requeueOverdue(before, BATCH);
     if (requeued) this.logger.warn(`Re-enqueued ${requeued} pending webhook deliveries`);
