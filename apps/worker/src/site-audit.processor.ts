@@ -51,15 +51,12 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
 
     const remainingMs = row.deadlineAt.getTime() - this.clock.now().getTime();
     if (remainingMs <= 0) {
-      if (
-        await this.jobs.failAudit(
-          jobId,
-          DEADLINE_EXCEEDED,
-          { refund: true, pagesUsed: 0 },
-          this.clock.now(),
-        )
-      )
-        this.observeEnd(row.createdAt, 'failed');
+      await this.jobs.failAudit(
+        jobId,
+        DEADLINE_EXCEEDED,
+        { refund: true, pagesUsed: 0 },
+        this.clock.now(),
+      );
       return { outcome: 'failed' };
     }
 
@@ -101,7 +98,6 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
         );
         return { outcome: 'discarded' };
       }
-      this.observeEnd(row.createdAt, 'complete');
       return { outcome: 'complete', audit_id: data.audit_id };
     } catch (err) {
       const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -118,15 +114,12 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
           await job.moveToWait(token);
           throw new WaitingError();
         case 'site':
-          if (
-            await this.jobs.failAudit(
-              jobId,
-              decision.error,
-              { refund: false, pagesUsed: progress.pagesDone },
-              this.clock.now(),
-            )
-          )
-            this.observeEnd(row.createdAt, 'failed');
+          await this.jobs.failAudit(
+            jobId,
+            decision.error,
+            { refund: false, pagesUsed: progress.pagesDone },
+            this.clock.now(),
+          );
           return { outcome: 'failed' };
         case 'retry':
           this.logger.warn(
@@ -136,26 +129,17 @@ export class SiteAuditProcessor extends WorkerHost implements BeforeApplicationS
           throw err;
         case 'internal':
           this.logger.error({ err, job_id: jobId }, 'Site audit failed on its last attempt');
-          if (
-            await this.jobs.failAudit(
-              jobId,
-              decision.error,
-              { refund: true, pagesUsed: 0 },
-              this.clock.now(),
-            )
-          )
-            this.observeEnd(row.createdAt, 'failed');
+          await this.jobs.failAudit(
+            jobId,
+            decision.error,
+            { refund: true, pagesUsed: 0 },
+            this.clock.now(),
+          );
           throw err;
       }
     } finally {
       this.active.delete(controller);
     }
-  }
-
-  /** `site_audit_job_duration_seconds{state}`: creation to the terminal state this worker wrote. */
-  private observeEnd(createdAt: Date, state: 'complete' | 'failed'): void {
-    const seconds = (this.clock.now().getTime() - createdAt.getTime()) / 1000;
-    metrics.jobDuration.observe({ state }, Math.max(0, seconds));
   }
 
   /**

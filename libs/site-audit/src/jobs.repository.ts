@@ -20,6 +20,7 @@ export type NewJob = Pick<
 export interface FailedJob {
   accountId: number;
   quotaPeriodStart: string | null;
+  createdAt: Date;
 }
 
 const OPEN: JobEntity['status'][] = ['queued', 'running'];
@@ -88,16 +89,16 @@ export class JobsRepository {
   }
 
   /**
-   * running → complete with its data, on the transaction that stores the audit. False when
-   * the job is no longer running.
+   * running → complete with its data, on the transaction that stores the audit: the job's
+   * creation time; null when the job is no longer running.
    */
-  async complete(tx: SqlScope, jobId: string, data: object, now: Date): Promise<boolean> {
-    const moved = await tx.rows(
+  async complete(tx: SqlScope, jobId: string, data: object, now: Date): Promise<Date | null> {
+    const moved = await tx.one<{ createdAt: Date }>(
       `UPDATE jobs SET status = 'complete', progress = 100, data = $2::jsonb, completed_at = $3, updated_at = $3
-       WHERE id = $1 AND status = 'running' RETURNING id`,
+       WHERE id = $1 AND status = 'running' RETURNING created_at AS "createdAt"`,
       [jobId, JSON.stringify(data), now],
     );
-    return moved.length > 0;
+    return moved?.createdAt ?? null;
   }
 
   /**
@@ -108,7 +109,8 @@ export class JobsRepository {
     const failed = await tx.one<FailedJob>(
       `UPDATE jobs SET status = 'failed', error = $2::jsonb, completed_at = $3, updated_at = $3
        WHERE id = $1 AND status IN ('queued', 'running')
-       RETURNING account_id AS "accountId", quota_period_start::text AS "quotaPeriodStart"`,
+       RETURNING account_id AS "accountId", quota_period_start::text AS "quotaPeriodStart",
+                 created_at AS "createdAt"`,
       [jobId, JSON.stringify(error), now],
     );
     return failed ?? null;

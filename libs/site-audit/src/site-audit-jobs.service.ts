@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@app/core';
+import { APP_CONFIG, AppConfig, metrics } from '@app/core';
 import type { AuditResult } from '@app/crawler';
 import type { JobEntity, JobError } from '@app/database';
 import { FeatureQuotaService } from '@app/billing';
@@ -180,8 +180,9 @@ export class SiteAuditJobsService {
   ): Promise<SiteAuditJobData | null> {
     const data = toJobData(auditId, result);
     let delivery: string | null = null;
-    const stored = await this.jobs.transaction(async (tx) => {
-      if (!(await this.jobs.complete(tx, job.jobId, data, now))) return null;
+    const createdAt = await this.jobs.transaction(async (tx) => {
+      const created = await this.jobs.complete(tx, job.jobId, data, now);
+      if (!created) return null;
       // The webhook outbox row commits with the state change (docs/webhooks.md).
       delivery = await this.webhooks.recordForJob(tx, job.jobId, 'site_audit.completed', now);
       await this.audits.insert(
@@ -190,12 +191,14 @@ export class SiteAuditJobsService {
         tx,
       );
       await this.budget.reconcile(job.jobId, data.pages_crawled, now, tx);
-      return data;
+      return created;
     });
+    if (!createdAt) return null;
+    observeDuration(createdAt, now, 'complete');
     // After the commit: long-polling GET /jobs/:id?wait= requests re-read the row now.
-    if (stored) await this.events.terminal(job.jobId);
+    await this.events.terminal(job.jobId);
     await this.webhooks.enqueueCommitted(delivery);
-    return stored;
+    return data;
   }
 
   /**
@@ -222,6 +225,7 @@ export class SiteAuditJobsService {
       return row;
     });
     if (!failed) return false;
+    observeDuration(failed.createdAt, now, 'failed');
     // After the commit: long-polling GET /jobs/:id?wait= requests re-read the row now.
     await this.events.terminal(jobId);
     await this.webhooks.enqueueCommitted(delivery);
@@ -235,4 +239,9 @@ export class SiteAuditJobsService {
     }
     return true;
   }
+}
+
+/** `site_audit_job_duration_seconds{state}`: creation to the terminal state, whoever wrote it. */
+function observeDuration(createdAt: Date, now: Date, state: 'complete' | 'failed'): void {
+  metrics.jobDuration.observe({ state }, Math.max(0, (now.getTime() - createdAt.getTime()) / 1000));
 }

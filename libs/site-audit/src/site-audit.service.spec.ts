@@ -19,7 +19,12 @@ const reservation = {
 };
 
 function service(
-  overrides: { add?: jest.Mock; createQueued?: jest.Mock; reserve?: jest.Mock } = {},
+  overrides: {
+    add?: jest.Mock;
+    createQueued?: jest.Mock;
+    reserve?: jest.Mock;
+    config?: Record<string, string>;
+  } = {},
 ) {
   const queue = { add: overrides.add ?? jest.fn().mockResolvedValue({}) };
   const jobs = {
@@ -32,7 +37,7 @@ function service(
     release: jest.fn(),
   };
   const accounts = { registerUsageContributor: jest.fn() };
-  const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: 'true' });
+  const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: 'true', ...overrides.config });
   const svc = new SiteAuditService(
     config,
     new SiteAuditQueue(queue as never),
@@ -51,6 +56,24 @@ describe('SiteAuditService: reservations are given back on every failure path', 
   it('enqueue failure: the job is failed with ENQUEUE_FAILED and the crawl + pages refunded; 500 SERVER_ERROR', async () => {
     const { svc, jobs } = service({ add: jest.fn().mockRejectedValue(new Error('redis down')) });
     await expect(svc.start(auth, body, 'req-1')).rejects.toMatchObject({ code: 'SERVER_ERROR' });
+    expect(jobs.failAudit).toHaveBeenCalledWith(
+      expect.stringMatching(/^job_/),
+      expect.objectContaining({ code: 'ENQUEUE_FAILED' }),
+      { refund: true, pagesUsed: 0 },
+      expect.any(Date),
+    );
+  });
+
+  it('a queue connection waiting for Redis: answered within REDIS_COMMAND_TIMEOUT_MS, SERVER_ERROR with Retry-After, refunded', async () => {
+    const { svc, jobs } = service({
+      add: jest.fn().mockReturnValue(new Promise(() => undefined)), // never settles
+      config: { REDIS_COMMAND_TIMEOUT_MS: '100' },
+    });
+    const started = Date.now();
+    const err = (await svc.start(auth, body, 'req-1b').catch((e: unknown) => e)) as ApiError;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(err.code).toBe('SERVER_ERROR');
+    expect(err.headers).toEqual({ 'Retry-After': 2 });
     expect(jobs.failAudit).toHaveBeenCalledWith(
       expect.stringMatching(/^job_/),
       expect.objectContaining({ code: 'ENQUEUE_FAILED' }),

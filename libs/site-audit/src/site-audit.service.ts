@@ -9,6 +9,7 @@ import {
   recordTimestamp,
 } from '@app/core';
 import { AccountsService, AuthContext } from '@app/accounts';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, unreachableDependency } from '@app/database';
 import { FeatureQuotaService } from '@app/billing';
 import { assertPublicHost, isCrawlError } from '@app/crawler';
 import { ENQUEUE_FAILED } from './crawl-failure';
@@ -19,9 +20,9 @@ import { webhookTargetProblem } from './webhooks/webhook-url';
 
 export const DEFAULT_DEPTH = 3;
 export const DEFAULT_MAX_PAGES = 100;
-/** Longest wait for the host lookup and for the enqueue before giving up. */
+/** Longest wait for the host lookup before giving up. */
 const HOST_CHECK_TIMEOUT_MS = 5000;
-const ENQUEUE_TIMEOUT_MS = 5000;
+const HOST_LOOKUP_TIMED_OUT = `host lookup timed out after ${HOST_CHECK_TIMEOUT_MS} ms`;
 
 /** What POST /site-audit asks for (validated at the HTTP edge). */
 export interface StartAuditRequest {
@@ -37,10 +38,10 @@ export interface AcceptedAudit {
   maxPages: number;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Error(message)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -155,11 +156,16 @@ export class SiteAuditService implements OnModuleInit {
     try {
       await withTimeout(
         this.queue.enqueue({ jobId, accountId: auth.accountId }),
-        ENQUEUE_TIMEOUT_MS,
-        'enqueue',
+        // The queue's connection waits for Redis (BullMQ needs that for its workers): the
+        // request does not, beyond the bound of any other Redis command.
+        this.config.redisCommandTimeoutMs,
+        // ioredis's wording: the exception filter reads it as "Redis unreachable" (one log
+        // line per outage, 500 SERVER_ERROR with Retry-After).
+        'Command timed out (enqueue)',
       );
     } catch (err) {
-      this.logger.error({ err, job_id: jobId }, 'Could not enqueue the site audit; refunding');
+      if (!unreachableDependency(err))
+        this.logger.error({ err, job_id: jobId }, 'Could not enqueue the site audit; refunding');
       // Refunds the crawl count and the pages; should the enqueue land after all, the worker
       // finds the row failed and skips it.
       await this.jobs.failAudit(
@@ -173,6 +179,7 @@ export class SiteAuditService implements OnModuleInit {
         'The audit could not be queued. Nothing was charged; it is safe to retry.',
         {
           cause: err,
+          headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS },
         },
       );
     }
@@ -190,10 +197,10 @@ export class SiteAuditService implements OnModuleInit {
       problem = await withTimeout(
         webhookTargetProblem(value, this.config.auditAllowPrivateNetworks),
         HOST_CHECK_TIMEOUT_MS,
-        'host lookup',
+        HOST_LOOKUP_TIMED_OUT,
       );
     } catch (err) {
-      if (err instanceof Error && err.message.startsWith('host lookup timed out'))
+      if (err instanceof Error && err.message === HOST_LOOKUP_TIMED_OUT)
         problem = 'webhook_url host could not be resolved';
       else throw err;
     }
@@ -206,7 +213,7 @@ export class SiteAuditService implements OnModuleInit {
       await withTimeout(
         assertPublicHost(hostname, this.config.auditAllowPrivateNetworks),
         HOST_CHECK_TIMEOUT_MS,
-        'host lookup',
+        HOST_LOOKUP_TIMED_OUT,
       );
     } catch (err) {
       if (isCrawlError(err) && err.code === 'PRIVATE_ADDRESS') {
@@ -218,10 +225,7 @@ export class SiteAuditService implements OnModuleInit {
       if (isCrawlError(err) && err.code === 'INVALID_URL') {
         throw ApiError.validation('url', 'url has an invalid host name');
       }
-      if (
-        isCrawlError(err) ||
-        (err instanceof Error && err.message.startsWith('host lookup timed out'))
-      ) {
+      if (isCrawlError(err) || (err instanceof Error && err.message === HOST_LOOKUP_TIMED_OUT)) {
         throw ApiError.validation('url', `url host ${hostname} could not be resolved`);
       }
       throw err;
