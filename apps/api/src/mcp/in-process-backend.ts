@@ -1,6 +1,14 @@
 import type { AuthContext } from '@app/accounts';
 import { ApiResult, RequestOptions, ToolBackend, queryString, readEnvelope } from '@app/mcp-tools';
-import { RequestHandler, dispatchInternal } from './in-process-dispatch';
+import { CLIENT_CLOSED_REQUEST, RequestHandler, dispatchInternal } from './in-process-dispatch';
+
+const CANCELLED: ApiResult = {
+  ok: false,
+  status: null,
+  code: 'CANCELLED',
+  message: 'The call was cancelled by the client.',
+  meta: {},
+};
 
 /**
  * The hosted endpoint's tool backend: every tool call runs its REST route in process, as the
@@ -19,15 +27,7 @@ export class InProcessBackend implements ToolBackend {
     path: string,
     options: RequestOptions = {},
   ): Promise<ApiResult> {
-    if (options.signal?.aborted) {
-      return {
-        ok: false,
-        status: null,
-        code: 'CANCELLED',
-        message: 'The call was cancelled by the client.',
-        meta: {},
-      };
-    }
+    if (options.signal?.aborted) return CANCELLED;
     const answer = await dispatchInternal(this.handler, {
       method,
       url: `/api/v1${path}${queryString(options.query)}`,
@@ -37,7 +37,9 @@ export class InProcessBackend implements ToolBackend {
         'user-agent': 'seo-api-mcp-hosted',
         ...(this.requestId ? { 'x-request-id': this.requestId } : {}),
       },
+      signal: options.signal,
     });
+    if (answer.status === CLIENT_CLOSED_REQUEST) return CANCELLED;
     return readEnvelope(answer.status, answer.text, 'in-process /api/v1');
   }
 }

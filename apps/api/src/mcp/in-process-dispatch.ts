@@ -3,6 +3,9 @@ import { Socket } from 'node:net';
 import type { AuthContext } from '@app/accounts';
 import { INTERNAL_CALLER } from '@app/gateway';
 
+/** The status of a dispatch the caller cancelled before it was answered (as nginx logs it). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface InternalRequest {
@@ -12,6 +15,12 @@ export interface InternalRequest {
   body?: unknown;
   headers?: Record<string, string>;
   caller: AuthContext;
+  /**
+   * The tool call's cancellation: the response emits 'close' as a socket would when its
+   * client goes away (a waiting GET /jobs/:id?wait= frees its slot), and the dispatch
+   * settles at once with status 499 and no body.
+   */
+  signal?: AbortSignal;
 }
 
 export interface InternalAnswer {
@@ -91,6 +100,15 @@ export function dispatchInternal(
         return res;
       },
     });
+    const cancel = () => {
+      if (done) return;
+      done = true;
+      res.emit('close');
+      resolve({ status: CLIENT_CLOSED_REQUEST, headers: {}, text: '' });
+    };
+    if (request.signal?.aborted) return cancel();
+    request.signal?.addEventListener('abort', cancel, { once: true });
+    res.once('finish', () => request.signal?.removeEventListener('abort', cancel));
     try {
       handler(req, res);
     } catch (error) {
