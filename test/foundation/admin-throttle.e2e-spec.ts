@@ -95,3 +95,41 @@ describe('Admin authentication throttle (issue 13, item 7)', () => {
     expect(paths).toEqual(expect.arrayContaining(['/api/v1/usage', '/api/v1/rank/keywords']));
   });
 });
+
+describe('Client address behind a proxy (TRUST_PROXY)', () => {
+  const spoofed = ['198.51.100.1', '198.51.100.2'];
+  const guess = (t: TestApp, forwardedFor: string) =>
+    request(t.url)
+      .get('/admin/v1/accounts/1')
+      .set('Authorization', 'Bearer wrong-token-wrong-token')
+      .set('X-Forwarded-For', forwardedFor);
+
+  async function withApp(env: Record<string, string>, body: (t: TestApp) => Promise<void>) {
+    const t = await createTestApp({
+      env: { REDIS_PREFIX: `${process.env.REDIS_PREFIX}:trust-proxy:${Date.now()}`, ...env },
+    });
+    try {
+      await body(t);
+    } finally {
+      await t.close();
+    }
+  }
+
+  it('unset: X-Forwarded-For is ignored, so a client cannot pick a fresh address per guess', () =>
+    withApp({}, async (t) => {
+      const throttle = t.app.get(AdminAuthThrottle);
+      const redis = t.app.get<Redis>(REDIS);
+      for (const ip of spoofed) expect((await guess(t, ip)).status).toBe(401);
+      expect(await redis.get(throttle.keyOf(LOCAL_IP))).toBe('2');
+      for (const ip of spoofed) expect(await redis.get(throttle.keyOf(ip))).toBeNull();
+    }));
+
+  it('TRUST_PROXY=loopback: the address the proxy forwarded is the one throttled', () =>
+    withApp({ TRUST_PROXY: 'loopback' }, async (t) => {
+      const throttle = t.app.get(AdminAuthThrottle);
+      const redis = t.app.get<Redis>(REDIS);
+      for (const ip of spoofed) expect((await guess(t, ip)).status).toBe(401);
+      for (const ip of spoofed) expect(await redis.get(throttle.keyOf(ip))).toBe('1');
+      expect(await redis.get(throttle.keyOf(LOCAL_IP))).toBeNull();
+    }));
+});

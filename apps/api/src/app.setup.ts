@@ -36,6 +36,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   adapter.useClock(app.get(Clock));
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // The client address of per-IP throttles and logs: the socket's, unless TRUST_PROXY names
+  // the proxies in front (then the nearest untrusted X-Forwarded-For entry).
+  app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
   // Every body carries meta.timestamp and meta.request_id, so an ETag could never match:
   // hashing each response body would be pure cost.
   app.set('etag', false);

@@ -42,4 +42,19 @@ describe('loadConfig', () => {
   it('requires credentials for the dataforseo provider', () => {
     expect(() => loadConfig({ SEO_DATA_PROVIDER: 'dataforseo' })).toThrow(/DATAFORSEO_LOGIN/);
   });
+
+  it('TRUST_PROXY: off by default; hop counts, addresses, CIDR ranges and Express names; never true', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,::1' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    for (const bad of ['true', '0', '11', 'everyone', '10.0.0.0/99', 'loopback,,', '1.2.3']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import * as ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -60,6 +61,48 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = [
   5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
 ];
 
+/**
+ * TRUST_PROXY: which proxies' X-Forwarded-For the client address (per-IP throttles, logs)
+ * is read from, in Express's own forms: unset or `false` (the socket's address), a hop count
+ * (1-10), or a comma-separated list of addresses, CIDR ranges and the names `loopback`,
+ * `linklocal`, `uniquelocal`. `true` (trust every hop, so any client could choose its
+ * address) is refused.
+ */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx): false | number | string[] => {
+    const value = (v ?? '').trim();
+    if (value === '' || value.toLowerCase() === 'false') return false;
+    if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
+    const entries = value.split(',').map((e) => e.trim());
+    const bad = entries.filter((e) => !TRUST_PROXY_NAMES.has(e) && !isAddress(e) && !isCidr(e));
+    if (bad.length === 0 && entries.length > 0) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be false, a hop count from 1 to 10, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal (true is not accepted: any client could then choose its address)',
+    });
+    return z.NEVER;
+  });
+
+/** A dotted-quad IPv4 or an IPv6 address (not the legacy short IPv4 forms). */
+function isAddress(value: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(value) || ipaddr.IPv6.isValid(value);
+}
+
+function isCidr(value: string): boolean {
+  const [address] = value.split('/');
+  if (!isAddress(address)) return false;
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const schema = z
@@ -99,6 +142,7 @@ const schema = z
     RATE_LIMIT_WINDOW_SECONDS: int(1, 3600, 60),
     SIGN_IN_WINDOW_SECONDS: int(1, 86_400, 900),
     ADMIN_AUTH_WINDOW_SECONDS: int(1, 3600, 60),
+    TRUST_PROXY: trustProxy,
     KEY_CACHE_TTL_MS: int(0, 5000, 5000),
     DB_POOL_SIZE: int(1, 200, 10),
     // ---- dependency outages (docs/reliability.md) ----
@@ -208,6 +252,8 @@ export interface AppConfig {
   signInWindowSeconds: number;
   /** ADMIN_AUTH_WINDOW_SECONDS: the window of the failed admin-token throttle (20 failures per client IP). */
   adminAuthWindowSeconds: number;
+  /** TRUST_PROXY, as Express's `trust proxy` setting takes it (false: the socket's address). */
+  trustProxy: false | number | string[];
   keyCacheTtlMs: number;
   dbPoolSize: number;
   /** Bound on any command of the shared Redis client, queued or sent (ms). */
@@ -313,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     signInWindowSeconds: e.SIGN_IN_WINDOW_SECONDS,
     adminAuthWindowSeconds: e.ADMIN_AUTH_WINDOW_SECONDS,
+    trustProxy: e.TRUST_PROXY,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
     dbPoolSize: e.DB_POOL_SIZE,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
