@@ -181,7 +181,7 @@ const schema = z
       .pipe(z.enum(['json', 'pretty'])),
     // ---- long-poll GET /jobs/{id}?wait= (docs/site-audit-jobs.md) ----
     JOBS_WAIT_MAX_PER_ACCOUNT: int(0, 1_000_000, 10),
-    JOBS_WAIT_MAX_TOTAL: int(0, 1_000_000, 10_000),
+    JOBS_WAIT_MAX_TOTAL: int(0, 1_000_000, 5_000),
     JOBS_WAIT_RECHECK_MS: int(100, 60_000, 5_000),
     // ---- site-audit webhooks (docs/webhooks.md) ----
     WEBHOOK_RETRY_SCHEDULE_MS: z
