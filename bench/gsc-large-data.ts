@@ -82,6 +82,7 @@ export async function seedLargeDataSet(sql: Sql, today: string): Promise<LargeDa
   await gsc.partitions.ensureMonths(months);
   await sql.transaction(async (tx) => {
     await tx.run(`DELETE FROM gsc_monthly_rollups WHERE property_id = $1`, [propertyId]);
+    await tx.run(`DELETE FROM gsc_weekly_rollups WHERE property_id = $1`, [propertyId]);
     await tx.run(`DELETE FROM gsc_daily_rollups WHERE property_id = $1`, [propertyId]);
     await tx.run(`DELETE FROM gsc_rows WHERE property_id = $1`, [propertyId]);
     await tx.run(
@@ -109,6 +110,7 @@ export async function seedLargeDataSet(sql: Sql, today: string): Promise<LargeDa
   });
   await sql.run('VACUUM ANALYZE gsc_rows');
   await sql.run('VACUUM ANALYZE gsc_daily_rollups');
+  await sql.run('VACUUM ANALYZE gsc_weekly_rollups');
   await sql.run('VACUUM ANALYZE gsc_monthly_rollups');
   const count = await sql.one<{ n: number }>(
     `SELECT count(*)::int AS n FROM gsc_rows WHERE property_id = $1`,

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { addDays, loadConfig, plainDate } from '@app/core';
@@ -11,11 +11,20 @@ import { openBenchSql } from './gsc-large-data';
 /**
  * `npm run bench:your-data` (compiles with tsc, no `rm -rf dist`): how the your-data reads
  * grow with the data. Seeds in SQL (generate_series) into its own database
- * `seo_bench_your_data` (created on first run, reused and re-seeded per size afterwards; drop
- * it with `dropdb seo_bench_your_data`), starts the compiled API on it and measures over real
- * HTTP at three sizes each: GSC (16 months of facts), rank tracking (keywords × 365 daily
- * checks), AI visibility (projects × 365 scans). Prints the tables and writes the plot
- * docs/your-data-scaling.svg. Results: docs/performance.md "Your-data at agency scale".
+ * `seo_bench_your_data` (created on first run; drop it with `dropdb seo_bench_your_data`),
+ * starts the compiled API on it and measures over real HTTP at three sizes each: GSC (16
+ * months of facts), rank tracking (keywords × 365 daily checks), AI visibility (projects ×
+ * 365 scans). Prints the tables and writes the plot docs/your-data-scaling.svg. Results:
+ * docs/performance.md "Your-data at agency scale".
+ *
+ * Every size lives in its own account (GSC: its own property), all sizes side by side. The
+ * table `your_data_bench_seeds` (part, size) records each completed seed: the day it was
+ * seeded for, its account / property and its row count. A size is re-used (not re-seeded)
+ * when its record is from today and a count check of its data matches; otherwise that size
+ * alone is deleted and seeded again. With no record of today for a part (or with
+ * YOUR_DATA_RESEED=1), the part's tables are truncated first, which also clears data of
+ * older runs. The GSC ingestion measurement writes tomorrow's facts and removes them
+ * again (before and after), so the seeded data stay as they were.
  *
  * YOUR_DATA_SIZES=small (default) | full; YOUR_DATA_PARTS=gsc,rank,ai (default all);
  * BENCH_REQUESTS (sequential requests per scenario), BENCH_SECONDS (load duration),
@@ -36,6 +45,7 @@ const RANK_SIZES = FULL ? [1_000, 5_000, 10_000] : [100, 300, 1_000]; // keyword
 const AI_SIZES = FULL ? [50, 100, 200] : [10, 20, 50]; // projects
 const RANK_PROJECTS = 10;
 const DB_NAME = 'seo_bench_your_data';
+const RESEED = process.env.YOUR_DATA_RESEED === '1';
 
 interface Stat {
   p50: number;
@@ -78,13 +88,170 @@ function benchDatabaseUrl(url: string): string {
 
 type BenchSql = Awaited<ReturnType<typeof openBenchSql>>['sql'];
 
-async function benchAccount(sql: BenchSql): Promise<number> {
+async function benchAccount(sql: BenchSql, label = ''): Promise<number> {
   const row = await sql.one<{ id: number }>(
     `INSERT INTO accounts (name, plan, overrides)
-     VALUES ('your-data bench (Agency)', 'agency', '{"api_calls_per_month":"unlimited","requests_per_minute":1000000000}'::jsonb)
+     VALUES ($1, 'agency', '{"api_calls_per_month":"unlimited","requests_per_minute":1000000000}'::jsonb)
      RETURNING id`,
+    [`your-data bench (Agency)${label}`],
   );
   return row!.id;
+}
+
+// ---- CPU per request: the API (Node), PostgreSQL, the load generator ----------------------
+/** CPU time (ms) of a process from /proc (utime + stime, clock ticks of 10 ms); 0 if gone. */
+function procCpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+/** CPU time (ms) of every `postgres` process on this machine (server and backends). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres') total += procCpuMs(+d);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+interface CpuSplit {
+  node: number;
+  pg: number;
+  loadgen: number;
+}
+let apiPid = 0;
+/** Runs a load and reports the CPU ms per request of the API, PostgreSQL and this process. */
+async function loadWithCpu(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ rps: number; cpu: CpuSplit }> {
+  await load(name, url, headers, 1, CONNECTIONS, 0); // warm-up, outside the CPU window
+  const [n0, p0, l0] = [procCpuMs(apiPid), postgresCpuMs(), process.cpuUsage()];
+  const r = await load(name, url, headers, SECONDS, CONNECTIONS, 0);
+  const [n1, p1, l1] = [procCpuMs(apiPid), postgresCpuMs(), process.cpuUsage(l0)];
+  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  const requests = r.requestsPerSec * SECONDS;
+  const per = (ms: number) => Math.round((ms / requests) * 100) / 100;
+  const cpu = { node: per(n1 - n0), pg: per(p1 - p0), loadgen: per((l1.user + l1.system) / 1000) };
+  cpuRows.push({ name, rps: r.requestsPerSec, ...cpu });
+  return { rps: r.requestsPerSec, cpu };
+}
+const cpuRows: Array<{ name: string; rps: number } & CpuSplit> = [];
+
+// ---- Seed records (re-use without re-seeding) ------------------------------------------
+type Part = 'gsc' | 'rank' | 'ai';
+interface Seed {
+  size: number;
+  accountId: number;
+  /** GSC: the property id. */
+  refId: number | null;
+}
+const PART_TABLES: Record<Part, string> = {
+  gsc: 'gsc_rows, gsc_daily_rollups, gsc_weekly_rollups, gsc_monthly_rollups',
+  rank: 'rank_checks, tracked_keywords, rank_projects',
+  ai: 'ai_visibility_competitors, ai_visibility_snapshots, ai_visibility_projects',
+};
+
+async function ensureSeedTable(sql: BenchSql): Promise<void> {
+  await sql.run(`CREATE TABLE IF NOT EXISTS your_data_bench_seeds (
+    part text NOT NULL, size integer NOT NULL, seeded_on date NOT NULL, account_id integer NOT NULL,
+    ref_id integer, rows bigint NOT NULL, seed_seconds integer NOT NULL,
+    PRIMARY KEY (part, size))`);
+}
+
+/** The part's data rows for a size, counted the cheap way (GSC: first and last day only). */
+async function countCheck(sql: BenchSql, part: Part, seed: Seed, today: string): Promise<number> {
+  if (part === 'gsc') {
+    const first = plainDate(addDays(new Date(`${today}T00:00:00Z`), -(GSC_DAYS - 1)));
+    const r = await sql.one<{ n: number; w: boolean }>(
+      `SELECT (SELECT count(*)::int FROM gsc_rows WHERE property_id = $1 AND date IN ($2::date, $3::date)) AS n,
+              EXISTS (SELECT 1 FROM gsc_weekly_rollups WHERE property_id = $1) AS w`,
+      [seed.refId, first, today],
+    );
+    return r!.w ? (r!.n / 2) * GSC_DAYS : -1;
+  }
+  const r = await sql.one<{ n: number }>(
+    part === 'rank'
+      ? `SELECT count(*)::int AS n FROM rank_checks WHERE account_id = $1`
+      : `SELECT count(*)::int AS n FROM ai_visibility_snapshots WHERE account_id = $1`,
+    [seed.accountId],
+  );
+  return r!.n;
+}
+
+/**
+ * The seeds of `sizes` for a part: re-used when recorded today and their count check
+ * matches, else (re-)seeded by `seed` and recorded. `expected(size)` is the row count.
+ */
+async function ensureSeeds(
+  sql: BenchSql,
+  part: Part,
+  sizes: number[],
+  today: string,
+  expected: (size: number) => number,
+  seed: (size: number, accountId: number) => Promise<number | null>,
+): Promise<Seed[]> {
+  const recorded = await sql.rows<{ size: number; account_id: number; ref_id: number | null }>(
+    `SELECT size, account_id, ref_id FROM your_data_bench_seeds WHERE part = $1 AND seeded_on = $2::date`,
+    [part, today],
+  );
+  const truncate = RESEED || recorded.length === 0;
+  if (truncate) {
+    console.log(
+      `${part}: no seed of today (or YOUR_DATA_RESEED=1); truncating ${PART_TABLES[part]}`,
+    );
+    await sql.run(`TRUNCATE ${PART_TABLES[part]}`);
+    await sql.run(`DELETE FROM your_data_bench_seeds WHERE part = $1`, [part]);
+  }
+  const valid = new Map<number, Seed>();
+  for (const r of truncate ? [] : recorded) {
+    const s: Seed = { size: r.size, accountId: r.account_id, refId: r.ref_id };
+    if (sizes.includes(r.size) && (await countCheck(sql, part, s, today)) === expected(r.size))
+      valid.set(r.size, s);
+  }
+  const seeds: Seed[] = [];
+  for (const size of sizes) {
+    const found = valid.get(size);
+    if (found) {
+      console.log(`${part} ${size.toLocaleString('en')}: re-using the seed of ${today}`);
+      seeds.push(found);
+      continue;
+    }
+    const old = recorded.find((r) => r.size === size);
+    if (old && !truncate) await deleteSeed(sql, part, old.account_id, old.ref_id);
+    await sql.run(`DELETE FROM your_data_bench_seeds WHERE part = $1 AND size = $2`, [part, size]);
+    console.log(`${part} ${size.toLocaleString('en')}: seeding`);
+    const t0 = Date.now();
+    const accountId = await benchAccount(sql, ` ${part} ${size}`);
+    const refId = await seed(size, accountId);
+    await sql.run(
+      `INSERT INTO your_data_bench_seeds (part, size, seeded_on, account_id, ref_id, rows, seed_seconds)
+       VALUES ($1, $2, $3::date, $4, $5, $6, $7)`,
+      [part, size, today, accountId, refId, expected(size), Math.round((Date.now() - t0) / 1000)],
+    );
+    seeds.push({ size, accountId, refId });
+  }
+  return seeds;
+}
+
+/** Removes one size's data (an invalid record while other sizes of the part are kept). */
+async function deleteSeed(sql: BenchSql, part: Part, accountId: number, refId: number | null) {
+  if (part === 'gsc') {
+    for (const t of ['gsc_daily_rollups', 'gsc_weekly_rollups', 'gsc_monthly_rollups', 'gsc_rows'])
+      await sql.run(`DELETE FROM ${t} WHERE property_id = $1`, [refId]);
+  } else if (part === 'rank') {
+    await sql.run(`DELETE FROM rank_projects WHERE account_id = $1`, [accountId]);
+  } else {
+    await sql.run(`DELETE FROM ai_visibility_projects WHERE account_id = $1`, [accountId]);
+  }
 }
 
 async function apiKey(accountId: number): Promise<string> {
@@ -147,19 +314,44 @@ async function seedGsc(sql: BenchSql, accountId: number, perDay: number, today: 
   await timed('vacuum analyze', async () => {
     await sql.run('VACUUM ANALYZE gsc_rows');
     await sql.run('VACUUM ANALYZE gsc_daily_rollups');
+    await sql.run('VACUUM ANALYZE gsc_weekly_rollups');
     await sql.run('VACUUM ANALYZE gsc_monthly_rollups');
   });
-  return { propertyId, first };
+  return propertyId;
 }
 
-async function benchGsc(sql: BenchSql, accountId: number, key: string, today: string) {
-  for (const perDay of GSC_SIZES) {
+/** Deletes one day of a property's facts and rebuilds its rollups (undoes the ingestion run). */
+async function removeGscDay(sql: BenchSql, propertyId: number, day: string, vacuum: boolean) {
+  await sql.run(`DELETE FROM gsc_rows WHERE property_id = $1 AND date = $2::date`, [
+    propertyId,
+    day,
+  ]);
+  await new GscIngestionRepository(sql).rebuildRollups(propertyId, [day]);
+  if (vacuum) {
+    await sql.run(`VACUUM ANALYZE gsc_rows_p${day.slice(0, 4)}${day.slice(5, 7)}`);
+    for (const t of ['gsc_daily_rollups', 'gsc_weekly_rollups', 'gsc_monthly_rollups'])
+      await sql.run(`VACUUM ANALYZE ${t}`);
+  }
+}
+
+async function benchGsc(sql: BenchSql, today: string) {
+  const seeds = await ensureSeeds(
+    sql,
+    'gsc',
+    GSC_SIZES,
+    today,
+    (perDay) => perDay * GSC_DAYS,
+    (perDay, accountId) => seedGsc(sql, accountId, perDay, today),
+  );
+  const first = plainDate(addDays(new Date(`${today}T00:00:00Z`), -(GSC_DAYS - 1)));
+  for (const seed of seeds) {
+    const perDay = seed.size;
+    const propertyId = seed.refId!;
+    const key = await apiKey(seed.accountId);
     const rows = perDay * GSC_DAYS;
     console.log(
       `\nGSC: ${perDay.toLocaleString('en')} facts a day × ${GSC_DAYS} days = ${rows.toLocaleString('en')} facts`,
     );
-    await sql.run('TRUNCATE gsc_rows, gsc_daily_rollups, gsc_monthly_rollups');
-    const { propertyId, first } = await seedGsc(sql, accountId, perDay, today);
     const base = `http://127.0.0.1:${PORT}/api/v1/gsc/queries?property_id=${propertyId}&limit=100`;
     for (const dim of ['query', 'page', 'country', 'device', 'date', 'searchAppearance']) {
       for (const [period, extra] of [
@@ -178,6 +370,7 @@ async function benchGsc(sql: BenchSql, accountId: number, key: string, today: st
     }
     // One day's batch through the admin endpoint: ceil(perDay / 10,000) requests of ≤ 10,000 rows.
     const day = plainDate(addDays(new Date(`${today}T00:00:00Z`), 1));
+    await removeGscDay(sql, propertyId, day, false); // left over by an interrupted run
     const batch = Array.from({ length: perDay }, (_, i) => ({
       date: day,
       query: `keyword phrase ${i % Math.ceil(perDay / 3)}`,
@@ -203,6 +396,7 @@ async function benchGsc(sql: BenchSql, accountId: number, key: string, today: st
         throw new Error(`ingestion: HTTP ${res.status}`);
     }
     const ms = round(performance.now() - t0);
+    await timed('remove the ingested day again', () => removeGscDay(sql, propertyId, day, true));
     points.push({
       group: 'gsc',
       scenario: `ingest one day (${Math.ceil(perDay / 10_000)} request(s))`,
@@ -288,19 +482,26 @@ async function timeOf(work: () => Promise<unknown>): Promise<number> {
   return stats(times).p50;
 }
 
-async function benchRank(
-  sql: BenchSql,
-  accountId: number,
-  key: string,
-  today: string,
-  bareRps: number,
-) {
-  for (const keywords of RANK_SIZES) {
+async function benchRank(sql: BenchSql, today: string, bareRps: number) {
+  const seeds = await ensureSeeds(
+    sql,
+    'rank',
+    RANK_SIZES,
+    today,
+    (keywords) => keywords * 365,
+    async (keywords, accountId) => {
+      await seedRank(sql, accountId, keywords, today);
+      return null;
+    },
+  );
+  for (const seed of seeds) {
+    const keywords = seed.size;
+    const accountId = seed.accountId;
+    const key = await apiKey(accountId);
     const rows = keywords * 365;
     console.log(
       `\nRank: ${keywords.toLocaleString('en')} keywords × 365 checks = ${rows.toLocaleString('en')} checks`,
     );
-    await seedRank(sql, accountId, keywords, today);
     const project = (await sql.one<{ id: number }>(
       `SELECT min(id) AS id FROM rank_projects WHERE account_id = $1`,
       [accountId],
@@ -326,21 +527,16 @@ async function benchRank(
       ['/rank/history days=30', `${api}/rank/history?keyword_id=${keyword}&days=30`, true],
       ['/rank/history days=365', `${api}/rank/history?keyword_id=${keyword}&days=365`, true],
     ];
+    // Warm the API (V8) and the cache of the first size measured, as the later sizes are.
+    if (seed === seeds[0])
+      await load('warm-up', scenarios[0][1], { Authorization: `Bearer ${key}` }, 3, CONNECTIONS, 0);
     for (const [name, url, loaded] of scenarios) {
       const s = await sequential(url, key);
       let rps: number | undefined;
       if (loaded) {
-        const r = await load(
-          name,
-          url,
-          { Authorization: `Bearer ${key}` },
-          SECONDS,
-          CONNECTIONS,
-          1,
-        );
-        if (r.non2xx || r.errors)
-          throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        rps = r.requestsPerSec;
+        rps = (
+          await loadWithCpu(`${name} (${keywords} kw)`, url, { Authorization: `Bearer ${key}` })
+        ).rps;
       }
       points.push({ group: 'rank', scenario: name, size: keywords, rows, ...s, rps });
     }
@@ -400,11 +596,24 @@ async function seedAi(sql: BenchSql, accountId: number, projects: number, today:
   await sql.run('VACUUM ANALYZE ai_visibility_competitors');
 }
 
-async function benchAi(sql: BenchSql, accountId: number, key: string, today: string) {
-  for (const projects of AI_SIZES) {
+async function benchAi(sql: BenchSql, today: string) {
+  const seeds = await ensureSeeds(
+    sql,
+    'ai',
+    AI_SIZES,
+    today,
+    (projects) => projects * 365,
+    async (projects, accountId) => {
+      await seedAi(sql, accountId, projects, today);
+      return null;
+    },
+  );
+  for (const seed of seeds) {
+    const projects = seed.size;
+    const accountId = seed.accountId;
+    const key = await apiKey(accountId);
     const rows = projects * 365;
     console.log(`\nAI visibility: ${projects} projects × 365 scans (× 20 competitors)`);
-    await seedAi(sql, accountId, projects, today);
     const project = (await sql.one<{ id: number }>(
       `SELECT max(id) AS id FROM ai_visibility_projects WHERE account_id = $1`,
       [accountId],
@@ -533,6 +742,7 @@ async function main(): Promise<void> {
   await ensureDatabase(url);
   await runMigrations(url);
   const { sql, close } = await openBenchSql(url);
+  await ensureSeedTable(sql);
   const today = plainDate(new Date());
   const dist = path.resolve(__dirname, '..');
   const env = {
@@ -550,6 +760,7 @@ async function main(): Promise<void> {
     `http://127.0.0.1:${PORT}/health/live`,
     ['--max-semi-space-size=64'],
   );
+  apiPid = api.pid ?? 0;
   let bareRps: number | null = null;
   try {
     const accountId = await benchAccount(sql);
@@ -568,25 +779,28 @@ async function main(): Promise<void> {
         await stopProcess(bare);
       }
       // The pipeline's floor: GET /usage (auth, limits, meter, envelope; no your-data read).
-      const usage = await load(
-        'usage',
-        `http://127.0.0.1:${PORT}/api/v1/usage`,
-        { Authorization: `Bearer ${key}` },
-        SECONDS,
-        CONNECTIONS,
-        1,
-      );
+      const usage = await loadWithCpu('GET /usage', `http://127.0.0.1:${PORT}/api/v1/usage`, {
+        Authorization: `Bearer ${key}`,
+      });
       console.log(
-        `Bare route ${bareRps} req/s; full pipeline GET /usage ${usage.requestsPerSec} req/s (${(usage.requestsPerSec / bareRps).toFixed(2)} × bare), p50 ${usage.p50} ms`,
+        `Bare route ${bareRps} req/s; full pipeline GET /usage ${usage.rps} req/s (${(usage.rps / bareRps).toFixed(2)} × bare)`,
       );
-      await benchRank(sql, accountId, key, today, bareRps);
+      await benchRank(sql, today, bareRps);
     }
-    if (PARTS.has('rank')) printTables(bareRps); // each part's table as soon as it is done
+    if (PARTS.has('rank')) {
+      printTables(bareRps); // each part's table as soon as it is done
+      console.log(
+        `\n| CPU ms per request at ${CONNECTIONS} connections | req/s | API (Node) | PostgreSQL | load generator |`,
+      );
+      console.log('|---|---:|---:|---:|---:|');
+      for (const c of cpuRows)
+        console.log(`| ${c.name} | ${c.rps} | ${c.node} | ${c.pg} | ${c.loadgen} |`);
+    }
     if (PARTS.has('ai')) {
-      await benchAi(sql, accountId, key, today);
+      await benchAi(sql, today);
       printTables(bareRps, 'ai');
     }
-    if (PARTS.has('gsc')) await benchGsc(sql, accountId, key, today);
+    if (PARTS.has('gsc')) await benchGsc(sql, today);
   } finally {
     await stopProcess(api);
     await close();

@@ -13,7 +13,7 @@ const ROLLUP_DIMS = ['query', 'page', 'country', 'device', 'searchAppearance', '
 export interface GscRetentionResult {
   /** The partitions (months) detached and dropped. */
   dropped: string[];
-  /** Rollup rows deleted (daily + monthly) for months before the cut-off. */
+  /** Rollup rows deleted (daily + weekly + monthly) for months before the cut-off. */
   rollupRowsDeleted: number;
 }
 
@@ -81,7 +81,7 @@ export class GscPartitionRepository {
 
   /**
    * Retention: detaches and drops every partition of a month before `cutoffMonth`
-   * (`YYYY-MM-01`) and deletes the daily and monthly rollups before it, in one transaction,
+   * (`YYYY-MM-01`) and deletes the daily, weekly and monthly rollups before it, in one transaction,
    * so facts and rollups always describe the same months. Returns null when another process
    * holds the partition lock (it is doing the same work).
    */
@@ -118,7 +118,19 @@ export class GscPartitionRepository {
          SELECT count(*)::int AS n FROM d`,
         [cutoffMonth, ROLLUP_DIMS],
       );
-      return { dropped, rollupRowsDeleted: (daily?.n ?? 0) + (monthly?.n ?? 0) };
+      // Weekly blocks never cross a month (migration 1764600000000): whole months go.
+      const weekly = await tx.one<{ n: number }>(
+        `WITH d AS (
+           DELETE FROM gsc_weekly_rollups r USING gsc_properties p, unnest($2::text[]) AS x(dim)
+           WHERE r.property_id = p.id AND r.dim = x.dim AND r.week < $1::date
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM d`,
+        [cutoffMonth, ROLLUP_DIMS],
+      );
+      return {
+        dropped,
+        rollupRowsDeleted: (daily?.n ?? 0) + (weekly?.n ?? 0) + (monthly?.n ?? 0),
+      };
     });
   }
 }

@@ -95,3 +95,54 @@ export function splitPeriod(from: string, to: string): PeriodSplit {
   const lastMonth = monthStartOf(addDays(lastFullEnd, -1));
   return { months: [plainDate(firstFull), plainDate(lastMonth)], days };
 }
+
+/** How a period is read from the three rollup tables (dims other than date). */
+export interface RollupPlan {
+  /** First and last month start read from gsc_monthly_rollups, or null. */
+  months: [string, string] | null;
+  /** Block starts (`week`, days 1/8/15/22/29) read from gsc_weekly_rollups. */
+  weeks: string[];
+  /** Single days read from gsc_daily_rollups. */
+  days: string[];
+}
+
+/** First day of the 7-day block of the month holding `d`: the 1st, 8th, 15th, 22nd or 29th. */
+export function weekBlockStart(d: Date): Date {
+  const day = d.getUTCDate();
+  return new Date(
+    Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1 + Math.min(Math.floor((day - 1) / 7), 4) * 7),
+  );
+}
+
+/** Day after the last day of the block starting at `start` (7 days later, or the next month). */
+export function weekBlockEnd(start: Date): Date {
+  const next = addDays(start, 7);
+  const nextMonth = nextMonthOf(start);
+  return next < nextMonth ? next : nextMonth;
+}
+
+/**
+ * Splits [from, to] (inclusive YYYY-MM-DD) into whole calendar months (monthly rollups),
+ * then each remaining edge into the whole month blocks it contains (weekly rollups) and the
+ * days left over (daily rollups). Every day of the period is read exactly once.
+ */
+export function planRollups(from: string, to: string): RollupPlan {
+  const split = splitPeriod(from, to);
+  const weeks: string[] = [];
+  const days: string[] = [];
+  for (const [a, b] of split.days) {
+    const last = parsePlainDate(b)!;
+    let d = parsePlainDate(a)!;
+    while (d <= last) {
+      const end = weekBlockEnd(d);
+      if (weekBlockStart(d).getTime() === d.getTime() && addDays(end, -1) <= last) {
+        weeks.push(plainDate(d));
+        d = end;
+      } else {
+        days.push(plainDate(d));
+        d = addDays(d, 1);
+      }
+    }
+  }
+  return { months: split.months, weeks, days };
+}

@@ -102,7 +102,12 @@ export class RankRepository {
     const ahead = `k.latest_check_date > $4::date`;
     const pick = (stored: string, looked: string, as: string) =>
       `CASE WHEN ${ahead} THEN f.${looked} ELSE k.${stored} END AS ${as}`;
-    return this.sql.rows<KeywordRow>(
+    // A named prepared statement (parsed and planned once per connection; measured in
+    // docs/performance.md "Your-data at agency scale"), one per shape so that each keeps
+    // its own plan: with project_id the range scan starts at the project.
+    const byProject = projectId !== null;
+    return this.sql.prepared<KeywordRow>(
+      byProject ? 'rank_keywords_project' : 'rank_keywords_account',
       `SELECT k.id, k.keyword, k.difficulty, k.search_volume, k.cpc, k.country, k.language, k.device, k.status,
               p.id AS project_id, p.domain AS project_domain, p.name AS project_name,
               to_char(CASE WHEN ${ahead} THEN f.check_date ELSE k.latest_check_date END, 'YYYY-MM-DD') AS last_checked,
@@ -120,7 +125,7 @@ export class RankRepository {
          -- that stops after $3 rows (the join below would make the planner misjudge the row
          -- count and sort every keyword of the account).
          SELECT * FROM tracked_keywords k
-         WHERE k.account_id = $1 AND ($2::int IS NULL OR k.project_id = $2::int)
+         WHERE k.account_id = $1 AND ${byProject ? 'k.project_id = $2::int' : '$2::int IS NULL'}
          ORDER BY k.project_id, k.id
          LIMIT $3
        ) k

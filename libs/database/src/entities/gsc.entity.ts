@@ -92,6 +92,35 @@ export class GscDailyRollupEntity {
 }
 
 /**
+ * Per-dimension sums (every dim but date) of the 7-day blocks of a calendar month: days 1-7,
+ * 8-14, 15-21, 22-28 and 29 to the month's end; `week` is the block's first day (migration
+ * 1764600000000). Blocks never cross a month, so retention by month stays exact. Primary key
+ * gsc_weekly_rollups_pkey (property_id, dim, week, key) INCLUDE the sums.
+ */
+@Entity({ name: 'gsc_weekly_rollups' })
+@Check('gsc_weekly_rollups_week_check', 'extract(day FROM week) IN (1, 8, 15, 22, 29)')
+export class GscWeeklyRollupEntity {
+  @ForeignKey(() => GscPropertyEntity, {
+    name: 'gsc_weekly_rollups_property_id_fkey',
+    onDelete: 'CASCADE',
+  })
+  @PrimaryColumn({ name: 'property_id', type: 'integer' })
+  propertyId: number;
+  @PrimaryColumn({ type: 'text' }) dim: string;
+  @PrimaryColumn({ type: 'date' }) week: string;
+  @PrimaryColumn({ type: 'text' }) key: string;
+  @ForeignKey(() => AccountEntity, {
+    name: 'gsc_weekly_rollups_account_id_fkey',
+    onDelete: 'CASCADE',
+  })
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
+  @Column({ type: 'bigint' }) clicks: string;
+  @Column({ type: 'bigint' }) impressions: string;
+  @Column({ name: 'position_weighted', type: 'double precision' }) positionWeighted: number;
+}
+
+/**
  * Calendar-month per-dimension sums (every dim but date). Primary key
  * gsc_monthly_rollups_pkey (property_id, dim, month, key) INCLUDE the sums, promoted from the
  * unique index gsc_monthly_rollups_key by migration 1764100000000.

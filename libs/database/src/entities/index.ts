@@ -15,6 +15,7 @@ import {
   GscMonthlyRollupEntity,
   GscPropertyEntity,
   GscRowEntity,
+  GscWeeklyRollupEntity,
 } from './gsc.entity';
 import {
   AiVisibilityCompetitorEntity,
@@ -69,6 +70,7 @@ export const ENTITIES = [
   GscPropertyEntity,
   GscRowEntity,
   GscDailyRollupEntity,
+  GscWeeklyRollupEntity,
   GscMonthlyRollupEntity,
   AiVisibilityProjectEntity,
   AiVisibilitySnapshotEntity,

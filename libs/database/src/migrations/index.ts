@@ -7,6 +7,7 @@ import { UsersSessions1764200000000 } from './1764200000000-users-sessions';
 import { OAuth1764300000000 } from './1764300000000-oauth';
 import { Webhooks1764400000000 } from './1764400000000-webhooks';
 import { YourDataScale1764500000000 } from './1764500000000-your-data-scale';
+import { YourDataScale21764600000000 } from './1764600000000-your-data-scale-2';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   OAuth1764300000000,
   Webhooks1764400000000,
   YourDataScale1764500000000,
+  YourDataScale21764600000000,
 ];
