@@ -7,14 +7,23 @@ import { metrics } from '@app/core';
  * e.g. `/api/v1/jobs/:job_id`), or `unmatched`: never the raw URL. No await on the request path.
  */
 export function httpMetrics() {
+  // One labelled child per (route, method, status), kept: prom-client would otherwise hash
+  // the label set on every observation. Bounded like the labels themselves.
+  const children = new Map<string, { observe(value: number): void }>();
+  const child = (route: string, method: string, status: number) => {
+    const key = `${method} ${status} ${route}`;
+    let found = children.get(key);
+    if (!found) {
+      found = metrics.httpRequestDuration.labels(route, method, String(status));
+      children.set(key, found);
+    }
+    return found;
+  };
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.httpRequestDuration.observe(
-        { route: routeTemplate(req), method: req.method, status: String(res.statusCode) },
-        seconds,
-      );
+      child(routeTemplate(req), req.method, res.statusCode).observe(seconds);
     });
     next();
   };
