@@ -275,7 +275,12 @@ describe('Site-audit webhooks: signed deliveries, retries, address guard, secret
       ['credentials in the URL', 'https://user:pw@example.com/hook'],
       ['not a URL', 'hooks please'],
       ['too long', `https://example.com/${'a'.repeat(2048)}`],
-    ])('%s', async (_what, webhookUrl) => {
+      ['empty', ''],
+      ['a number', 123],
+      ['a boolean', true],
+      ['an array', ['https://example.com/hook']],
+      ['an object', { url: 'https://example.com/hook' }],
+    ] as Array<[string, unknown]>)('%s', async (_what, webhookUrl) => {
       const before = (await admin.get(`/accounts/${strictAcc.id}`)).body.data.usage;
       const res = await start(
         strictAcc.key,

@@ -9,6 +9,12 @@ const PARTITION_LOCK_KEY = 1764500000;
 
 /** Rollup dimensions (the leading key columns after property_id); see gsc_daily_rollups. */
 const ROLLUP_DIMS = ['query', 'page', 'country', 'device', 'searchAppearance', 'date'];
+/** The rollup tables and their period column (fixed names: never from input). */
+const ROLLUP_PERIODS = [
+  ['gsc_daily_rollups', 'date'],
+  ['gsc_weekly_rollups', 'week'],
+  ['gsc_monthly_rollups', 'month'],
+] as const;
 
 export interface GscRetentionResult {
   /** The partitions (months) detached and dropped. */
@@ -102,34 +108,22 @@ export class GscPartitionRepository {
         await tx.run(`DROP TABLE ${name}`);
         dropped.push(name);
       }
-      const daily = await tx.one<{ n: number }>(
-        `WITH d AS (
-           DELETE FROM gsc_daily_rollups r USING gsc_properties p, unnest($2::text[]) AS x(dim)
-           WHERE r.property_id = p.id AND r.dim = x.dim AND r.date < $1::date
-           RETURNING 1)
-         SELECT count(*)::int AS n FROM d`,
-        [cutoffMonth, ROLLUP_DIMS],
-      );
-      const monthly = await tx.one<{ n: number }>(
-        `WITH d AS (
-           DELETE FROM gsc_monthly_rollups r USING gsc_properties p, unnest($2::text[]) AS x(dim)
-           WHERE r.property_id = p.id AND r.dim = x.dim AND r.month < $1::date
-           RETURNING 1)
-         SELECT count(*)::int AS n FROM d`,
-        [cutoffMonth, ROLLUP_DIMS],
-      );
       // Weekly blocks never cross a month (migration 1764600000000): whole months go.
-      const weekly = await tx.one<{ n: number }>(
-        `WITH d AS (
-           DELETE FROM gsc_weekly_rollups r USING gsc_properties p, unnest($2::text[]) AS x(dim)
-           WHERE r.property_id = p.id AND r.dim = x.dim AND r.week < $1::date
-           RETURNING 1)
-         SELECT count(*)::int AS n FROM d`,
-        [cutoffMonth, ROLLUP_DIMS],
-      );
+      let rollupRowsDeleted = 0;
+      for (const [table, column] of ROLLUP_PERIODS) {
+        const deleted = await tx.one<{ n: number }>(
+          `WITH d AS (
+             DELETE FROM ${table} r USING gsc_properties p, unnest($2::text[]) AS x(dim)
+             WHERE r.property_id = p.id AND r.dim = x.dim AND r.${column} < $1::date
+             RETURNING 1)
+           SELECT count(*)::int AS n FROM d`,
+          [cutoffMonth, ROLLUP_DIMS],
+        );
+        rollupRowsDeleted += deleted?.n ?? 0;
+      }
       return {
         dropped,
-        rollupRowsDeleted: (daily?.n ?? 0) + (weekly?.n ?? 0) + (monthly?.n ?? 0),
+        rollupRowsDeleted,
       };
     });
   }
