@@ -6,6 +6,7 @@ export * from './search-console/gsc-dimensions';
 export * from './config/app-config';
 export * from './config/config.module';
 export * from './http/envelope';
+export * from './http/raw-json';
 export * from './random/prng';
 export * from './metrics/metrics';
 export * from './metrics/queues';

@@ -103,6 +103,25 @@ export class Sql extends SqlScope {
     return result.rows;
   }
 
+  /**
+   * A prepared statement (as `prepared`) whose rows are read in the driver's array row mode:
+   * one array of column values per row, no object per row.
+   */
+  async preparedArrays<T extends unknown[]>(
+    name: string,
+    text: string,
+    values: readonly unknown[],
+  ): Promise<T[]> {
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const result = await pool.query<T>({
+      name,
+      text,
+      values: values as unknown[],
+      rowMode: 'array',
+    });
+    return result.rows;
+  }
+
   /** A round trip to the server (readiness checks). */
   async ping(): Promise<void> {
     await this.dataSource.query('SELECT 1');

@@ -13,6 +13,7 @@ import {
   WithMeta,
   codeOfStatus,
   isoTimestamp,
+  stringifyJson,
 } from '@app/core';
 import { ApiRequest } from './request-context';
 
@@ -55,6 +56,12 @@ export function errorEnvelope(
     },
     meta: { ...baseMeta(requestId, now), ...(error.meta ?? {}) },
   };
+}
+
+function isPlainEnvelope(
+  envelope: SuccessEnvelope | TopLevelEnvelope | ErrorEnvelope | StreamableFile,
+): envelope is SuccessEnvelope | TopLevelEnvelope | ErrorEnvelope {
+  return !(envelope instanceof StreamableFile);
 }
 
 function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
@@ -107,6 +114,19 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     const now = this.clock.now();
     const envelope =
       status < 400 ? toEnvelope(body, req?.id, now) : toErrorEnvelope(body, status, req?.id, now);
-    return super.reply(response, envelope, statusCode);
+    if (typeof envelope === 'string' || Buffer.isBuffer(envelope) || !isPlainEnvelope(envelope))
+      return super.reply(response, envelope, statusCode);
+    if (statusCode) response.status(statusCode);
+    // 204 and 304 carry no body: express strips it and its headers.
+    if (response.statusCode === 204 || response.statusCode === 304)
+      return super.reply(response, envelope, statusCode);
+    // What express's res.json() + res.send() write for our bodies (no ETag, so never a 304;
+    // Node drops the body of a HEAD answer), without their content-type parsing, with
+    // RawJson members (pre-rendered JSON text) placed as they are.
+    const bytes = Buffer.from(stringifyJson(envelope), 'utf8');
+    if (!response.hasHeader('Content-Type'))
+      response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.setHeader('Content-Length', bytes.length);
+    return response.end(bytes);
   }
 }

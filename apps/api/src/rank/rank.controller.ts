@@ -1,11 +1,20 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiError, Clock, WithMeta, addDays, parsePlainDate, plainDate, withMeta } from '@app/core';
+import {
+  ApiError,
+  Clock,
+  RawJson,
+  WithMeta,
+  addDays,
+  parsePlainDate,
+  plainDate,
+  withMeta,
+} from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { CostGroup, CurrentAuth } from '@app/gateway';
 import { RankHistoryQueryDto, RankKeywordsQueryDto } from './rank.dto';
 import { RankRepository } from './rank.repository';
-import { historyEntryView, keywordHeadView, keywordView, trendOf } from './rank.mapper';
+import { historyEntryView, keywordHeadView, trendOf } from './rank.mapper';
 
 @ApiTags('rank')
 @CostGroup('your-data')
@@ -30,10 +39,12 @@ export class RankController {
       throw ApiError.notFound('Project');
     }
     const today = plainDate(this.clock.now());
-    const keywords = (await this.repo.listKeywords(auth.accountId, projectId, limit, today)).map(
-      keywordView,
+    // Each keyword arrives as the JSON text of its entry (rendered in PostgreSQL; docs/your-data.md).
+    const keywords = await this.repo.keywordPageJson(auth.accountId, projectId, limit, today);
+    return withMeta(
+      { keywords: RawJson.array(keywords), count: keywords.length },
+      { project_id: projectId, limit },
     );
-    return withMeta({ keywords, count: keywords.length }, { project_id: projectId, limit });
   }
 
   @Get('history')

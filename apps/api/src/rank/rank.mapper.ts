@@ -1,11 +1,5 @@
 import { SERP_FEATURES } from '@app/database';
-import {
-  CheckRow,
-  KeywordHeadRow,
-  KeywordRow,
-  RankProjectRow,
-  TrackedKeywordRow,
-} from './rank.repository';
+import { CheckRow, KeywordHeadRow, RankProjectRow, TrackedKeywordRow } from './rank.repository';
 
 /** previous − current: positive when the keyword moved up; null when either is unknown/unranked. */
 export function positionChange(previous: number | null, current: number | null): number | null {
@@ -13,35 +7,6 @@ export function positionChange(previous: number | null, current: number | null):
 }
 
 const num = (v: string | number | null): number | null => (v == null ? null : Number(v));
-
-/** The spec shape of a tracked keyword (GET /rank/keywords). Never-checked → null latest fields. */
-export function keywordView(k: KeywordRow) {
-  return {
-    keyword_id: k.id,
-    keyword: k.keyword,
-    difficulty: k.difficulty,
-    search_volume: k.search_volume,
-    cpc: num(k.cpc),
-    country: k.country,
-    language: k.language,
-    device: k.device,
-    status: k.status,
-    project_id: k.project_id,
-    project_domain: k.project_domain,
-    project_name: k.project_name,
-    last_checked: k.last_checked,
-    current_position: k.current_position,
-    previous_position: k.previous_position,
-    position_change: positionChange(k.previous_position, k.current_position),
-    landing_page: k.landing_page,
-    gsc_clicks: k.gsc_clicks,
-    gsc_impressions: k.gsc_impressions,
-    gsc_ctr: k.gsc_ctr,
-    local_pack: k.local_pack,
-    featured_snippet: k.featured_snippet,
-    ai_overview: k.ai_overview,
-  };
-}
 
 /** One data.history[] entry of GET /rank/history. */
 export function historyEntryView(c: CheckRow) {

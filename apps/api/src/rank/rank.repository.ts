@@ -9,32 +9,6 @@ import {
 } from '@app/database';
 import { CreateRankProjectDto, CreateTrackedKeywordDto, RankCheckDto } from './rank-ingestion.dto';
 
-/** A keyword of GET /rank/keywords: the keyword, its project and its latest two checks. */
-export interface KeywordRow {
-  id: number;
-  keyword: string;
-  difficulty: number | null;
-  search_volume: number | null;
-  cpc: string | null;
-  country: string;
-  language: string;
-  device: string;
-  status: string;
-  project_id: number;
-  project_domain: string;
-  project_name: string;
-  last_checked: string | null;
-  current_position: number | null;
-  previous_position: number | null;
-  landing_page: string | null;
-  gsc_clicks: number | null;
-  gsc_impressions: number | null;
-  gsc_ctr: number | null;
-  local_pack: boolean | null;
-  featured_snippet: boolean | null;
-  ai_overview: boolean | null;
-}
-
 /** A check of GET /rank/history with the position of the check before it. */
 export type CheckRow = {
   check_date: string;
@@ -87,49 +61,67 @@ export class RankRepository {
 
   /**
    * The account's keywords (optionally of one project) ordered by project id, then keyword
-   * id, each with its latest check on or before `today` and the check before that. The
-   * keyword row keeps its newest check (`latest_*`, maintained by storeChecks), which is the
-   * answer whenever it is dated on or before `today`; only rows whose stored latest lies
-   * after `today` (checks posted ahead) look the checks up (the LATERAL runs behind a
-   * one-time filter, so it costs nothing for the other rows).
+   * id, each as the JSON text of its GET /rank/keywords entry, with its latest check on or
+   * before `today` and the check before that. The keyword row keeps its newest check
+   * (`latest_*`, maintained by storeChecks) and the JSON texts of its members (`json_head`,
+   * `json_latest`), the project those of its own (`json_members`), all rendered by the
+   * triggers of migration 1764700000000. Only rows whose stored latest lies after `today`
+   * (checks posted ahead) need their latest looked up (`latestJsonBefore`): a second
+   * statement, run only when the page holds such a row.
    */
-  listKeywords(
+  async keywordPageJson(
     accountId: number,
     projectId: number | null,
     limit: number,
     today: string,
-  ): Promise<KeywordRow[]> {
-    const ahead = `k.latest_check_date > $4::date`;
-    const pick = (stored: string, looked: string, as: string) =>
-      `CASE WHEN ${ahead} THEN f.${looked} ELSE k.${stored} END AS ${as}`;
+  ): Promise<string[]> {
     // A named prepared statement (parsed and planned once per connection; measured in
     // docs/performance.md "Your-data at agency scale"), one per shape so that each keeps
     // its own plan: with project_id the range scan starts at the project.
     const byProject = projectId !== null;
-    return this.sql.prepared<KeywordRow>(
-      byProject ? 'rank_keywords_project' : 'rank_keywords_account',
-      `SELECT k.id, k.keyword, k.difficulty, k.search_volume, k.cpc, k.country, k.language, k.device, k.status,
-              p.id AS project_id, p.domain AS project_domain, p.name AS project_name,
-              to_char(CASE WHEN ${ahead} THEN f.check_date ELSE k.latest_check_date END, 'YYYY-MM-DD') AS last_checked,
-              ${pick('latest_position', 'position', 'current_position')},
-              ${pick('previous_position', 'previous_position', 'previous_position')},
-              ${pick('latest_landing_page', 'landing_page', 'landing_page')},
-              ${pick('latest_gsc_clicks', 'gsc_clicks', 'gsc_clicks')},
-              ${pick('latest_gsc_impressions', 'gsc_impressions', 'gsc_impressions')},
-              ${pick('latest_gsc_ctr', 'gsc_ctr', 'gsc_ctr')},
-              ${pick('latest_local_pack', 'local_pack', 'local_pack')},
-              ${pick('latest_featured_snippet', 'featured_snippet', 'featured_snippet')},
-              ${pick('latest_ai_overview', 'ai_overview', 'ai_overview')}
+    const rows = await this.sql.preparedArrays<[number, string, string, string | null]>(
+      byProject ? 'rank_keywords_json_project' : 'rank_keywords_json_account',
+      // The page of keywords first: an ordered range scan of tracked_keywords_account_idx
+      // that stops after $3 rows (a join inside would make the planner misjudge the row count
+      // and sort every keyword of the account). json_latest is null when it is after $4.
+      `SELECT k.id, k.json_head, p.json_members,
+              CASE WHEN k.latest_check_date > $4::date THEN NULL ELSE k.json_latest END
        FROM (
-         -- The page of keywords first: an ordered range scan of tracked_keywords_account_idx
-         -- that stops after $3 rows (the join below would make the planner misjudge the row
-         -- count and sort every keyword of the account).
-         SELECT * FROM tracked_keywords k
+         SELECT k.id, k.account_id, k.project_id, k.latest_check_date, k.json_head, k.json_latest
+         FROM tracked_keywords k
          WHERE k.account_id = $1 AND ${byProject ? 'k.project_id = $2::int' : '$2::int IS NULL'}
          ORDER BY k.project_id, k.id
          LIMIT $3
        ) k
        JOIN rank_projects p ON p.id = k.project_id AND p.account_id = k.account_id
+       ORDER BY k.project_id, k.id`,
+      [accountId, projectId, limit, today],
+    );
+    const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);
+    const looked = ahead.length ? await this.latestJsonBefore(accountId, ahead, today) : null;
+    const page: string[] = [];
+    for (const [id, head, project, latest] of rows) {
+      const checked = latest ?? looked?.get(id);
+      // A keyword deleted between the two statements is left out.
+      if (checked !== undefined) page.push(`{${head},${project},${checked}}`);
+    }
+    return page;
+  }
+
+  /**
+   * The `json_latest` text of keywords as of `today`: their latest check on or before it and
+   * the check before that (all null when there is none), rendered by the trigger's function.
+   */
+  private async latestJsonBefore(
+    accountId: number,
+    keywordIds: number[],
+    today: string,
+  ): Promise<Map<number, string>> {
+    const rows = await this.sql.rows<{ id: number; json: string }>(
+      `SELECT k.id, rank_latest_json(f.check_date, f.position, f.previous_position, f.landing_page,
+                f.gsc_clicks, f.gsc_impressions, f.gsc_ctr, f.local_pack, f.featured_snippet,
+                f.ai_overview) AS json
+       FROM tracked_keywords k
        LEFT JOIN LATERAL (
          SELECT c.check_date, c.position, c.landing_page, c.gsc_clicks, c.gsc_impressions, c.gsc_ctr,
                 c.local_pack, c.featured_snippet, c.ai_overview,
@@ -137,12 +129,13 @@ export class RankRepository {
                  WHERE c2.keyword_id = k.id AND c2.check_date < c.check_date
                  ORDER BY c2.check_date DESC LIMIT 1) AS previous_position
          FROM rank_checks c
-         WHERE ${ahead} AND c.keyword_id = k.id AND c.check_date <= $4::date
+         WHERE c.keyword_id = k.id AND c.check_date <= $3::date
          ORDER BY c.check_date DESC LIMIT 1
        ) f ON true
-       ORDER BY k.project_id, k.id`,
-      [accountId, projectId, limit, today],
+       WHERE k.account_id = $1 AND k.id = ANY($2::int[])`,
+      [accountId, keywordIds, today],
     );
+    return new Map(rows.map((r) => [r.id, r.json]));
   }
 
   async keywordHead(accountId: number, keywordId: number): Promise<KeywordHeadRow | null> {

@@ -22,6 +22,9 @@ export class RankProjectEntity {
   @Column({ type: 'text' }) name: string;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+  /** Its members of a GET /rank/keywords entry as JSON text (rank_projects_render_json trigger, migration 1764700000000). */
+  @Column({ name: 'json_members', type: 'text', select: false, insert: false, update: false })
+  jsonMembers: string;
 }
 
 /** A tracked keyword (natural key: project + keyword + country + language + device). */
@@ -78,6 +81,13 @@ export class TrackedKeywordEntity {
   latestFeaturedSnippet: boolean | null;
   @Column({ name: 'latest_ai_overview', type: 'boolean', nullable: true })
   latestAiOverview: boolean | null;
+  // The keyword's members of the GET /rank/keywords answer as JSON text (keyword_id … status
+  // and last_checked … ai_overview), rendered from this row by the BEFORE INSERT OR UPDATE
+  // trigger tracked_keywords_render_json (migration 1764700000000): never written by TypeORM.
+  @Column({ name: 'json_head', type: 'text', select: false, insert: false, update: false })
+  jsonHead: string;
+  @Column({ name: 'json_latest', type: 'text', select: false, insert: false, update: false })
+  jsonLatest: string;
 }
 
 /**

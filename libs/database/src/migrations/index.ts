@@ -8,6 +8,7 @@ import { OAuth1764300000000 } from './1764300000000-oauth';
 import { Webhooks1764400000000 } from './1764400000000-webhooks';
 import { YourDataScale1764500000000 } from './1764500000000-your-data-scale';
 import { YourDataScale21764600000000 } from './1764600000000-your-data-scale-2';
+import { RankKeywordJson1764700000000 } from './1764700000000-rank-keyword-json';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Webhooks1764400000000,
   YourDataScale1764500000000,
   YourDataScale21764600000000,
+  RankKeywordJson1764700000000,
 ];
