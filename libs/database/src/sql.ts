@@ -98,8 +98,7 @@ export class Sql extends SqlScope {
     text: string,
     values: readonly unknown[],
   ): Promise<T[]> {
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const result = await pool.query<T>({ name, text, values: values as unknown[] });
+    const result = await this.pgPool().query<T>({ name, text, values: values as unknown[] });
     return result.rows;
   }
 
@@ -112,14 +111,18 @@ export class Sql extends SqlScope {
     text: string,
     values: readonly unknown[],
   ): Promise<T[]> {
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const result = await pool.query<T>({
+    const result = await this.pgPool().query<T>({
       name,
       text,
       values: values as unknown[],
       rowMode: 'array',
     });
     return result.rows;
+  }
+
+  /** The driver's pg pool under TypeORM (the prepared statements run on it directly). */
+  private pgPool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
   }
 
   /** A round trip to the server (readiness checks). */

@@ -58,12 +58,6 @@ export function errorEnvelope(
   };
 }
 
-function isPlainEnvelope(
-  envelope: SuccessEnvelope | TopLevelEnvelope | ErrorEnvelope | StreamableFile,
-): envelope is SuccessEnvelope | TopLevelEnvelope | ErrorEnvelope {
-  return !(envelope instanceof StreamableFile);
-}
-
 function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
   return typeof body === 'object' && body !== null && (body as ErrorEnvelope).success === false;
 }
@@ -114,7 +108,11 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     const now = this.clock.now();
     const envelope =
       status < 400 ? toEnvelope(body, req?.id, now) : toErrorEnvelope(body, status, req?.id, now);
-    if (typeof envelope === 'string' || Buffer.isBuffer(envelope) || !isPlainEnvelope(envelope))
+    if (
+      typeof envelope === 'string' ||
+      Buffer.isBuffer(envelope) ||
+      envelope instanceof StreamableFile
+    )
       return super.reply(response, envelope, statusCode);
     if (statusCode) response.status(statusCode);
     // 204 and 304 carry no body: express strips it and its headers.
