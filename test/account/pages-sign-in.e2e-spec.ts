@@ -118,6 +118,14 @@ describe('Account pages: sign-in', () => {
     '/\t/evil.example',
     'javascript:alert(1)',
     'evil.example',
+    // Resolved, these become `//evil.example` (the check is on what would be returned).
+    '/.//evil.example',
+    '/..//evil.example',
+    '/account/../..//evil.example',
+    '/%2e%2e//evil.example',
+    '/%2e//evil.example',
+    '/%2E%2E//evil.example',
+    '/account/%2e%2e/%2e%2e//evil.example',
     '',
   ])('return_to %j is ignored (303 to /account, not echoed)', async (returnTo) => {
     const form = await openSignIn(t.url, `?return_to=${encodeURIComponent(returnTo)}`);
@@ -136,6 +144,28 @@ describe('Account pages: sign-in', () => {
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/account');
   });
+
+  it.each([
+    '/.//evil.example',
+    '/..//evil.example',
+    '/account/../..//evil.example',
+    '/%2e%2e//evil.example',
+    '/%2e//evil.example',
+    '/account/%2e%2e/%2e%2e//evil.example',
+  ])(
+    'signed in, GET sign-in with return_to %j (as typed and percent-encoded): 303 to /account',
+    async (returnTo) => {
+      const session = await pageSignIn(t.url, person);
+      for (const query of [returnTo, encodeURIComponent(returnTo)]) {
+        const res = await t
+          .http()
+          .get(`/account/sign-in?return_to=${query}`)
+          .set('Cookie', session);
+        expect(res.status).toBe(303);
+        expect(res.headers.location).toBe('/account');
+      }
+    },
+  );
 
   it('CSRF token missing, wrong, or without its cookie: 403 with the form again, nobody signed in', async () => {
     const form = await openSignIn(t.url);

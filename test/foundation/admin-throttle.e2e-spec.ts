@@ -1,10 +1,6 @@
 import request from 'supertest';
 import type Redis from 'ioredis';
-import { REDIS } from '@app/database';
-import {
-  ADMIN_AUTH_FAILURES_PER_IP,
-  AdminAuthThrottle,
-} from '../../apps/api/src/admin/admin-auth-throttle';
+import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle, REDIS } from '@app/database';
 import { AdminClient } from '../helpers/fixtures';
 import { ADMIN_TOKEN, createTestApp, TestApp } from '../helpers/test-app';
 

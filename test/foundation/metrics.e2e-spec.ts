@@ -1,4 +1,6 @@
 import request from 'supertest';
+import Redis from 'ioredis';
+import { ADMIN_AUTH_FAILURES_PER_IP } from '@app/database';
 import { ApiError } from '@app/core';
 import { refusalReason } from '@app/gateway';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
@@ -182,6 +184,50 @@ describe('worker GET /metrics on WORKER_METRICS_PORT (issue 15)', () => {
       }
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
     } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  }, 60_000);
+});
+
+describe('worker GET /metrics: failed tokens throttled per address (issue 21)', () => {
+  it('401 for the first failures, then 429 with Retry-After for every request from the address, right token or not', async () => {
+    const port = await freePort();
+    const prefix = `${process.env.REDIS_PREFIX}:metrics-worker-throttle`;
+    const worker = spawnDist('apps/worker/src/main.js', {
+      WORKER_METRICS_PORT: String(port),
+      METRICS_TOKEN,
+      ADMIN_AUTH_WINDOW_SECONDS: '3',
+      REDIS_PREFIX: prefix,
+    });
+    const redis = new Redis(process.env.REDIS_URL!);
+    const url = `http://127.0.0.1:${port}/metrics`;
+    const scrape = (token: string) => fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+    try {
+      await waitForHttp(url, 30_000);
+      // The start-up probe failed without a token: begin from an empty window.
+      const keys = await redis.keys(`${prefix}:admin-auth:*`);
+      if (keys.length > 0) await redis.del(...keys);
+
+      for (let i = 0; i < ADMIN_AUTH_FAILURES_PER_IP; i += 1) {
+        expect((await scrape(`wrong-${i}`)).status).toBe(401);
+      }
+      const refused = await scrape('wrong-again');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await refused.json()).toMatchObject({
+        success: false,
+        error: { code: 'RATE_LIMITED' },
+        meta: { limit: ADMIN_AUTH_FAILURES_PER_IP },
+      });
+      // At the limit the right token is refused too, until the window ends.
+      const right = await scrape(METRICS_TOKEN);
+      expect(right.status).toBe(429);
+      const wait = Number(right.headers.get('retry-after'));
+      await new Promise((r) => setTimeout(r, wait * 1000 + 200));
+      expect((await scrape(METRICS_TOKEN)).status).toBe(200);
+    } finally {
+      redis.disconnect();
       worker.child.kill('SIGTERM');
       await worker.exited;
     }

@@ -130,6 +130,64 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP, API key bearer)', () => {
     expect(typeof limited.meta.retry_after).toBe('number');
   });
 
+  describe("a caller's mistakes in tools/call (issue 21)", () => {
+    const rpc = async (key: string, params: unknown) => {
+      const res = await post(
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params },
+        { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' },
+      );
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      const data = text.startsWith('event:') ? text.slice(text.indexOf('data: ') + 6) : text;
+      return JSON.parse(data) as {
+        error?: { code: number; message: string };
+        result?: ToolResult;
+      };
+    };
+
+    it.each([
+      [{ name: 'get_backlinks', arguments: 'example.com' }, 'arguments must be an object'],
+      [{ name: 'get_backlinks', arguments: ['example.com'] }, 'arguments must be an object'],
+      [{ name: 'get_backlinks', arguments: null }, 'arguments must be an object'],
+      [{ name: 5 }, 'name must be the name of a tool'],
+      [{}, 'name must be the name of a tool'],
+      [{ name: 'no_such_tool' }, 'Unknown tool: no_such_tool'],
+    ])('params %j: JSON-RPC -32602 Invalid params in one sentence', async (params, says) => {
+      const acc = await admin.account('pro');
+      const body = await rpc(acc.key, params);
+      expect(body.error?.code).toBe(-32602);
+      expect(body.error?.message).toContain(says);
+      expect(body.error?.message).not.toMatch(/[\n[{]/);
+      expect(await usedCalls(admin, acc)).toBe(0);
+    });
+
+    it('arguments that fail the tool schema: isError VALIDATION_ERROR with details, nothing counted', async () => {
+      const acc = await admin.account('pro');
+      const body = await rpc(acc.key, {
+        name: 'get_backlinks',
+        arguments: { domain: 5, limit: 'many', page: 0 },
+      });
+      expect(body.error).toBeUndefined();
+      const e = toolError(body.result!);
+      expect(e).toMatchObject({ code: 'VALIDATION_ERROR', http_status: null });
+      expect((e.details as Array<{ field: string }>).map((d) => d.field).sort()).toEqual([
+        'domain',
+        'limit',
+        'page',
+      ]);
+      const missing = toolError((await rpc(acc.key, { name: 'get_rank_history' })).result!);
+      expect(missing.code).toBe('VALIDATION_ERROR');
+      expect(missing.details).toEqual([{ field: 'keyword_id', message: expect.any(String) }]);
+      expect(await usedCalls(admin, acc)).toBe(0);
+      // The same call through the SDK client: a tool error, not a protocol error.
+      const c = await hosted(acc.key);
+      expect(toolError(await call(c, 'query_gsc', { property_id: 'x' })).code).toBe(
+        'VALIDATION_ERROR',
+      );
+      toolOk(await call(c, 'get_usage', { unknown_member: 1 })); // extra members are ignored
+    });
+  });
+
   describe('HTTP rules of /mcp', () => {
     const challenge = (base: string) =>
       `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="seo:read"`;

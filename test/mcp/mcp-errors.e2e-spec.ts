@@ -125,8 +125,10 @@ describe('MCP connector errors: API codes, messages and meta as tool errors', ()
     ];
     for (const [name, args, field] of cases) {
       const res = await c.call(name, args);
-      expect(res.isError).toBe(true);
-      expect(allText(res)).toContain(field);
+      // The spec's VALIDATION_ERROR, as the REST route's 422 would carry it (issue 21).
+      const e = err(res);
+      expect(e).toMatchObject({ code: 'VALIDATION_ERROR', http_status: null });
+      expect(e.details).toEqual([{ field, message: expect.any(String) }]);
     }
     expect(await usedCalls(acc)).toBe(before);
   });

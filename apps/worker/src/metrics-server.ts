@@ -16,12 +16,16 @@ import {
   metricsRegistry,
   sampleQueueDepths,
 } from '@app/core';
+import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle } from '@app/database';
 import { bullRootOptions } from '@app/site-audit';
 
 /**
  * The worker's GET /metrics on its own small HTTP server (WORKER_METRICS_PORT; 0, the
  * default, runs none). Same bearer rule as the API: ADMIN_TOKEN or METRICS_TOKEN, compared
  * in constant time; 401 without it; 404 when neither token is set. Anything else is 404.
+ * Failed tokens count on the same per-address throttle as the API's admin routes
+ * (AdminAuthThrottle, shared in Redis): past ADMIN_AUTH_FAILURES_PER_IP within the window,
+ * every request from the address is answered 429 with Retry-After, right token or not.
  * Listens on all interfaces, like the API: keep the port on the private network.
  */
 @Injectable()
@@ -31,7 +35,10 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
   private queues: Queue[] = [];
   private readonly tokens: Buffer[];
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly throttle: AdminAuthThrottle,
+  ) {
     this.tokens = [config.adminToken, config.metricsToken]
       .filter((t): t is string => typeof t === 'string')
       .map(digest);
@@ -76,8 +83,20 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
     const offered = m ? digest(m[1]) : null;
     let ok = false;
     for (const t of this.tokens) if (offered && timingSafeEqual(offered, t)) ok = true;
-    if (!ok) return send(res, 401, 'UNAUTHORIZED', 'Missing or invalid metrics token.');
     try {
+      const verdict = await this.throttle.check(req.socket.remoteAddress ?? '', !ok);
+      if (!verdict.allowed) {
+        const wait = verdict.retryAfterSeconds;
+        return send(
+          res,
+          429,
+          'RATE_LIMITED',
+          AdminAuthThrottle.refusal(wait),
+          { 'Retry-After': String(wait) },
+          { retry_after: wait, limit: ADMIN_AUTH_FAILURES_PER_IP },
+        );
+      }
+      if (!ok) return send(res, 401, 'UNAUTHORIZED', 'Missing or invalid metrics token.');
       const errors = await sampleQueueDepths(this.queues);
       for (const err of errors) this.logger.warn({ err }, 'Queue depth could not be read');
       const body = await metricsRegistry.metrics();
@@ -98,12 +117,19 @@ function digest(value: string): Buffer {
 }
 
 /** The error envelope, as the API writes it. */
-function send(res: ServerResponse, status: number, code: string, message: string): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+  meta: Record<string, unknown> = {},
+): void {
   const body = JSON.stringify({
     success: false,
     error: { code, message },
-    meta: { timestamp: new Date().toISOString() },
+    meta: { ...meta, timestamp: new Date().toISOString() },
   });
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
   res.end(body);
 }

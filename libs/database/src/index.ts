@@ -4,6 +4,7 @@ export * from './data-source-options';
 export * from './database.module';
 export * from './redis.module';
 export * from './failure-window';
+export * from './admin-auth-throttle';
 export * from './redis-subscription';
 export * from './dependency-health';
 export { runMigrations, ensureDatabase } from './cli/migrate';

@@ -1,23 +1,12 @@
 import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/core';
+import { AdminAuthThrottle } from './admin-auth-throttle';
 import { FailureWindow } from './failure-window';
+import { RedisKeys } from './redis-keys';
 import { REDIS } from './redis.token';
 
-export { REDIS };
-
-/**
- * One shared ioredis client. Every key the service writes starts with REDIS_PREFIX:
- * call `keys.of(...)` to build one.
- */
-@Injectable()
-export class RedisKeys {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  of(...parts: Array<string | number>): string {
-    return [this.config.redisPrefix, ...parts].join(':');
-  }
-}
+export { REDIS, RedisKeys };
 
 @Injectable()
 class RedisCloser implements OnApplicationShutdown {
@@ -64,7 +53,8 @@ export function createRedis(url: string, commandTimeoutMs = 2000): Redis {
     RedisKeys,
     RedisCloser,
     FailureWindow,
+    AdminAuthThrottle,
   ],
-  exports: [REDIS, RedisKeys, FailureWindow],
+  exports: [REDIS, RedisKeys, FailureWindow, AdminAuthThrottle],
 })
 export class RedisModule {}

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ToolBackend } from './backend';
 import { Sleep } from './job-poller';
+import { ToolCalls } from './tool-calls';
 import { registerAccountTools } from './tools/account-tools';
 import { registerResearchTools } from './tools/research-tools';
 import { registerSiteAuditTools } from './tools/site-audit-tools';
@@ -49,9 +50,12 @@ export function createToolServer(backend: ToolBackend, options: ToolServerOption
     longPollSeconds: options.longPollSeconds,
     sleep: options.sleep,
   };
+  const calls = new ToolCalls(server);
+  calls.record();
   registerAccountTools(context);
   registerResearchTools(context);
   registerSiteAuditTools(context);
   registerYourDataTools(context);
+  calls.install();
   return server;
 }

@@ -68,7 +68,12 @@ export function errorPayload(failure: ApiFailure): ErrorPayload {
 
 /** One line an assistant can act on: code, status, message, the meta that matters, a hint. */
 export function describeFailure(failure: ApiFailure): string {
-  const status = failure.status === null ? 'no HTTP answer' : `HTTP ${failure.status}`;
+  const status =
+    failure.status !== null
+      ? `HTTP ${failure.status}`
+      : failure.code === 'VALIDATION_ERROR'
+        ? 'refused before any API call'
+        : 'no HTTP answer';
   const facts = ['retry_after', 'limit', 'resets_at']
     .filter((name) => failure.meta[name] !== undefined && failure.meta[name] !== null)
     .map((name) => `${name}=${String(failure.meta[name])}`);

@@ -57,7 +57,11 @@ export function safeReturnTo(value: unknown): string | null {
     const base = new URL('http://account.invalid');
     const resolved = new URL(value, base);
     if (resolved.origin !== base.origin) return null;
-    return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+    // Check what is returned, not what was given: `/.//x`, `/..//x` and `/%2e%2e//x`
+    // resolve to `//x`, which a browser reads as another host.
+    const path = `${resolved.pathname}${resolved.search}${resolved.hash}`;
+    if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return null;
+    return path;
   } catch {
     return null;
   }

@@ -3,7 +3,6 @@ import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
 import { SiteAuditModule } from '@app/site-audit';
 import { AdminAccountsController } from './admin-accounts.controller';
-import { AdminAuthThrottle } from './admin-auth-throttle';
 import { AdminGuard } from './admin.guard';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminWebhooksController } from './admin-webhooks.controller';
@@ -12,7 +11,7 @@ import { AdminWebhooksController } from './admin-webhooks.controller';
 @Module({
   imports: [AccountsModule, BillingModule, SiteAuditModule],
   controllers: [AdminAccountsController, AdminUsersController, AdminWebhooksController],
-  providers: [AdminGuard, AdminAuthThrottle],
-  exports: [AdminGuard, AdminAuthThrottle],
+  providers: [AdminGuard],
+  exports: [AdminGuard],
 })
 export class AdminModule {}

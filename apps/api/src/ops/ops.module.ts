@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AdminModule } from '../admin/admin.module';
 import { MetricsController, MetricsGuard } from './metrics.controller';
 import { OpsAuth } from './ops-auth';
 import { OpsQueues } from './ops-queues';
 
 /** Operations: GET /metrics, and what installOps() mounts (queue dashboard, admin OpenAPI). */
 @Module({
-  imports: [AdminModule],
   controllers: [MetricsController],
   providers: [OpsAuth, OpsQueues, MetricsGuard],
   exports: [OpsAuth, OpsQueues],

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, ApiError, AppConfig } from '@app/core';
-import { FailureVerdict, FailureWindow, RedisKeys } from '@app/database';
+import { FailureVerdict, FailureWindow } from './failure-window';
+import { RedisKeys } from './redis-keys';
 
 /** Failed admin authentications allowed per client IP within ADMIN_AUTH_WINDOW_SECONDS. */
 export const ADMIN_AUTH_FAILURES_PER_IP = 20;
@@ -9,7 +10,9 @@ export const ADMIN_AUTH_FAILURES_PER_IP = 20;
  * The failed admin-token throttle, in Redis (shared by every instance): one fixed-window
  * counter per client IP. Every admin request makes one round trip after the token was
  * compared: a failure is counted unless the IP is already at the limit; at the limit every
- * request from the IP, right token or not, is refused until the window ends.
+ * request from the IP, right token or not, is refused until the window ends. Used by every
+ * route behind the admin token: the API's admin API, /metrics and operator pages, and the
+ * worker's /metrics port.
  */
 @Injectable()
 export class AdminAuthThrottle {
@@ -36,14 +39,15 @@ export class AdminAuthThrottle {
     const verdict = await this.check(ip, failed);
     if (verdict.allowed) return;
     const wait = verdict.retryAfterSeconds;
-    throw new ApiError(
-      'RATE_LIMITED',
-      `Too many failed admin authentications from this address (at most ${ADMIN_AUTH_FAILURES_PER_IP} per window). Retry in ${wait} s.`,
-      {
-        meta: { retry_after: wait, limit: ADMIN_AUTH_FAILURES_PER_IP },
-        headers: { 'Retry-After': wait },
-      },
-    );
+    throw new ApiError('RATE_LIMITED', AdminAuthThrottle.refusal(wait), {
+      meta: { retry_after: wait, limit: ADMIN_AUTH_FAILURES_PER_IP },
+      headers: { 'Retry-After': wait },
+    });
+  }
+
+  /** The message of the 429 answered at the limit. */
+  static refusal(retryAfterSeconds: number): string {
+    return `Too many failed admin authentications from this address (at most ${ADMIN_AUTH_FAILURES_PER_IP} per window). Retry in ${retryAfterSeconds} s.`;
   }
 
   /** The Redis key of an IP's failure counter. */
