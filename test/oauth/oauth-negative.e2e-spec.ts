@@ -76,6 +76,13 @@ describe('OAuth authorization server: refusals', () => {
       params(challenge, { client_id: 'mcp-00000000-0000-0000-0000-000000000000' }),
       params(challenge, { redirect_uri: 'https://evil.example/cb' }),
       params(challenge, { redirect_uri: 'http://127.0.0.1:9/other' }),
+      // Compared exactly (issue 21): a fragment, user info, another case, a slash, a query.
+      params(challenge, { redirect_uri: `${REDIRECT}#frag` }),
+      params(challenge, { redirect_uri: REDIRECT.replace('http://', 'http://evil@') }),
+      params(challenge, { redirect_uri: `${REDIRECT}/` }),
+      params(challenge, { redirect_uri: `${REDIRECT}?next=https://evil.example` }),
+      params(challenge, { redirect_uri: REDIRECT.replace('callback', 'CALLBACK') }),
+      params(challenge, { redirect_uri: REDIRECT.replace('127.0.0.1', 'localhost') }),
       params(challenge, { client_id: 'x'.repeat(5000) }),
       {},
     ];
@@ -85,6 +92,18 @@ describe('OAuth authorization server: refusals', () => {
       expect(res.headers.get('location')).toBeNull();
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
     }
+  });
+
+  it('a loopback redirect_uri may use another port (RFC 8252), nothing else', async () => {
+    const { challenge } = pkce();
+    const other = REDIRECT.replace(':9/', ':45123/');
+    const { location } = await authorizeInBrowser(
+      base,
+      person,
+      params(challenge, { redirect_uri: other }),
+    );
+    expect(location.origin).toBe('http://127.0.0.1:45123');
+    expect(location.searchParams.get('code')).toBeTruthy();
   });
 
   it('wrong verifier → invalid_grant; the code still works once with the right one', async () => {
@@ -235,6 +254,62 @@ describe('OAuth authorization server: refusals', () => {
     expect(next.json.error).toBe('invalid_grant');
   });
 
+  it('error descriptions are one short sentence naming the field, not a schema dump (issue 21)', async () => {
+    const readable = (description: unknown) => {
+      expect(typeof description).toBe('string');
+      const d = description as string;
+      expect(d).not.toMatch(/[\n[\]{}]/);
+      expect(d.length).toBeLessThanOrEqual(120);
+      return d;
+    };
+    const cases: Array<[Record<string, string>, string]> = [
+      [{}, 'client_id is required.'],
+      [{ client_id: clientId }, 'grant_type is required.'],
+      [{ grant_type: 'authorization_code', client_id: clientId }, 'code is required.'],
+      [
+        { grant_type: 'authorization_code', client_id: clientId, code: 'abc' },
+        'code_verifier is required.',
+      ],
+      [{ grant_type: 'refresh_token', client_id: clientId }, 'refresh_token is required.'],
+    ];
+    for (const [fields, says] of cases) {
+      const res = await token(base, fields);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toBe('invalid_request');
+      expect(readable(res.json.error_description)).toBe(says);
+    }
+    const unsupported = await token(base, { grant_type: 'password', client_id: clientId });
+    expect(unsupported.json.error).toBe('unsupported_grant_type');
+    readable(unsupported.json.error_description);
+
+    const { location } = await authorizeInBrowser(
+      base,
+      person,
+      params('x'.repeat(43), { code_challenge_method: 'plain' }),
+    );
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(readable(location.searchParams.get('error_description'))).toBe(
+      'code_challenge_method must be S256.',
+    );
+    const missing = await authorizeInBrowser(
+      base,
+      person,
+      params('x'.repeat(43), { code_challenge: undefined }),
+    );
+    expect(readable(missing.location.searchParams.get('error_description'))).toBe(
+      'code_challenge is required.',
+    );
+    const badType = await authorizeInBrowser(
+      base,
+      person,
+      params('x'.repeat(43), { response_type: 'token' }),
+    );
+    expect(badType.location.searchParams.get('error')).toMatch(
+      /invalid_request|unsupported_response_type/,
+    );
+    readable(badType.location.searchParams.get('error_description'));
+  });
+
   it('bad input is an RFC 6749 error, never a 500', async () => {
     const cases: Array<Record<string, string>> = [
       {},
@@ -340,24 +415,91 @@ describe('OAuth authorization server: refusals', () => {
     expect(await isLive(theirs.access)).toBe(false);
   });
 
-  it('a plan downgrade takes effect at the next call: the caller carries the current plan', async () => {
+  it('a downgrade to a plan without API access ends the grants: tokens refused, not back with an upgrade (issue 21)', async () => {
     const p = await createPerson(base, 'pro');
-    const { access } = await connect(base, p);
+    const { access, refresh, client } = await connect(base, p);
+    const other = await connect(base, p); // a second connected app of the same account
     expect((await grants.authenticate(access))!.auth.plan).toBe('pro');
+    expect(await grants.connections(p.account.id)).toHaveLength(2);
     const admin = new AdminClient(base);
-    const patched = await admin.patch(`/accounts/${p.account.id}`, { plan: 'free' });
-    expect(patched.status).toBe(200);
-    expect((await grants.authenticate(access))!.auth.plan).toBe('free');
-    const res = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${access}`,
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    // A change that keeps API access (agency) ends nothing.
+    expect((await admin.patch(`/accounts/${p.account.id}`, { plan: 'agency' })).status).toBe(200);
+    expect(await isLive(access)).toBe(true);
+    expect((await admin.patch(`/accounts/${p.account.id}`, { plan: 'free' })).status).toBe(200);
+    const mcp = (bearerToken: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${bearerToken}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    expect((await mcp(access)).status).toBe(401);
+    expect(await isLive(other.access)).toBe(false);
+    expect(await grants.connections(p.account.id)).toEqual([]);
+    // Upgraded again: the old tokens stay ended; the refresh token does not refresh.
+    expect((await admin.patch(`/accounts/${p.account.id}`, { plan: 'pro' })).status).toBe(200);
+    expect((await mcp(access)).status).toBe(401);
+    const refreshed = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: client.client_id as string,
     });
-    expect(res.status).toBe(403);
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.json.error).toBe('invalid_grant');
+    expect(await grants.connections(p.account.id)).toEqual([]);
+    // A new connection after the upgrade works.
+    const again = await connect(base, p);
+    expect((await mcp(again.access)).status).toBe(200);
+  });
+
+  it('a refused refresh request does not spend the token; the next normal refresh works (issue 21)', async () => {
+    const first = await connect(base, person);
+    const cid = first.client.client_id as string;
+    const otherClient = (await registerClient(base)).json.client_id as string;
+    const refusals: Array<[Record<string, string>, string]> = [
+      [{ scope: 'seo:write' }, 'invalid_scope'],
+      [{ scope: 'admin' }, 'invalid_scope'],
+      [{ scope: 'seo:read admin' }, 'invalid_scope'],
+      [{ client_id: otherClient }, 'invalid_grant'],
+      [{ resource: 'https://elsewhere.example/mcp' }, 'invalid_target'],
+    ];
+    for (const [extra, error] of refusals) {
+      const refused = await token(base, {
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh,
+        client_id: cid,
+        ...extra,
+      });
+      expect({ extra, status: refused.status, error: refused.json.error }).toEqual({
+        extra,
+        status: 400,
+        error,
+      });
+    }
+    expect(await isLive(first.access)).toBe(true);
+    const rotated = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh,
+      client_id: cid,
+    });
+    expect(rotated.status).toBe(200);
+    expect(await isLive(rotated.json.access_token as string)).toBe(true);
+    // Two concurrent refreshes with one token: one wins, the other is reuse (grant revoked).
+    const race = await Promise.all(
+      [1, 2].map(() =>
+        token(base, {
+          grant_type: 'refresh_token',
+          refresh_token: rotated.json.refresh_token as string,
+          client_id: cid,
+        }),
+      ),
+    );
+    expect(race.map((r) => r.status).sort()).toEqual([200, 400]);
+    const winner = race.find((r) => r.status === 200)!;
+    expect(await isLive(winner.json.access_token as string)).toBe(false);
   });
 });
 

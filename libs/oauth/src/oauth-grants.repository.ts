@@ -36,6 +36,8 @@ export interface TokenRow {
   grant_revoked_at: Date | null;
   scopes: string[];
   resource: string;
+  /** The account's plan now (a refresh is refused once the plan has no API access). */
+  plan: PlanName;
 }
 
 /** What an access-token check needs: the token, its grant, client and the CURRENT account plan. */
@@ -131,22 +133,40 @@ export class OAuthGrantsRepository {
   findToken(hash: string): Promise<TokenRow | undefined> {
     return this.sql.one<TokenRow>(
       `SELECT t.id, t.grant_id, t.kind, t.expires_at, t.used_at, t.revoked_at,
-              cl.client_id, g.revoked_at AS grant_revoked_at, g.scopes, g.resource
+              cl.client_id, g.revoked_at AS grant_revoked_at, g.scopes, g.resource, a.plan
        FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
        JOIN oauth_clients cl ON cl.id = g.client_pk
+       JOIN accounts a ON a.id = g.account_id
        WHERE t.token_hash = $1`,
       [hash],
     );
   }
 
-  /** Marks a refresh token used; false when it already was. */
-  async useToken(id: number, now: Date): Promise<boolean> {
-    const row = await this.sql.one<{ id: number }>(
-      `UPDATE oauth_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL
+  /**
+   * Spends a refresh token and inserts its successor pair, in one statement: nothing is
+   * spent unless the pair is stored, and only while the token is unused and unrevoked and its
+   * grant unrevoked. False when that no longer holds (a concurrent or repeated use).
+   */
+  async rotateRefresh(
+    id: number,
+    access: { hash: string; expiresAt: Date },
+    refresh: { hash: string; expiresAt: Date },
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await this.sql.rows<{ id: number }>(
+      `WITH spent AS (
+         UPDATE oauth_tokens t SET used_at = $2
+         WHERE t.id = $1 AND t.used_at IS NULL AND t.revoked_at IS NULL
+           AND EXISTS (SELECT 1 FROM oauth_grants g WHERE g.id = t.grant_id AND g.revoked_at IS NULL)
+         RETURNING t.grant_id)
+       INSERT INTO oauth_tokens (token_hash, grant_id, kind, expires_at, created_at)
+       SELECT v.hash, spent.grant_id, v.kind, v.expires_at, $2
+       FROM spent, (VALUES ($3, 'access', $4::timestamptz), ($5, 'refresh', $6::timestamptz))
+         AS v (hash, kind, expires_at)
        RETURNING id`,
-      [id, now],
+      [id, now, access.hash, access.expiresAt, refresh.hash, refresh.expiresAt],
     );
-    return row !== undefined;
+    return rows.length === 2;
   }
 
   async revokeToken(id: number, now: Date): Promise<void> {
@@ -164,6 +184,17 @@ export class OAuthGrantsRepository {
        RETURNING *`,
       [id, now, accountId ?? null],
     );
+  }
+
+  /** Ends every live grant of an account (its codes and tokens stop at once); how many. */
+  async revokeAccountGrants(accountId: number, now: Date): Promise<number> {
+    const rows = await this.sql.rows<{ id: number }>(
+      `UPDATE oauth_grants SET revoked_at = $2
+       WHERE account_id = $1 AND revoked_at IS NULL
+       RETURNING id`,
+      [accountId, now],
+    );
+    return rows.length;
   }
 
   /** The live access token with this hash: unexpired, unrevoked, grant unrevoked; plan as of now. */

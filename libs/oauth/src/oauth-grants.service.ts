@@ -59,7 +59,8 @@ export class OAuthGrantsService {
     const named = (requested ?? []).filter((s) => s !== '');
     if (named.length === 0) return [...this.settings.scopes];
     const unknown = named.filter((s) => !this.settings.scopes.includes(s));
-    if (unknown.length > 0) throw new InvalidScopeError(`unknown scope: ${unknown.join(' ')}`);
+    if (unknown.length > 0)
+      throw new InvalidScopeError(`Unknown scope: ${unknown.join(' ').slice(0, 100)}.`);
     return [...new Set(named)];
   }
 
@@ -68,7 +69,7 @@ export class OAuthGrantsService {
     if (resource === undefined) return;
     const value = typeof resource === 'string' ? resource : resource.href;
     if (!sameResource(value, this.settings.resource)) {
-      throw new InvalidTargetError(`resource must be ${this.settings.resource}`);
+      throw new InvalidTargetError(`resource must be ${this.settings.resource}.`);
     }
   }
 
@@ -134,16 +135,20 @@ export class OAuthGrantsService {
     if (!row || row.client_id !== client.client_id) throw invalidCode();
     if (row.used_at || !(await this.grants.useCode(row.id, now))) {
       await this.grants.revokeGrant(row.grant_id, now);
-      throw new InvalidGrantError('authorization code already used; its tokens are revoked');
+      throw new InvalidGrantError(
+        'The authorization code was already used; its tokens are revoked.',
+      );
     }
     if (row.grant_revoked_at) throw invalidCode();
     if (row.expires_at.getTime() <= now.getTime()) {
       await this.grants.revokeGrant(row.grant_id, now);
-      throw new InvalidGrantError('authorization code expired');
+      throw new InvalidGrantError('The authorization code has expired.');
     }
     if (redirectUri !== undefined && redirectUri !== row.redirect_uri) {
       await this.grants.revokeGrant(row.grant_id, now);
-      throw new InvalidGrantError('redirect_uri differs from the authorization request');
+      throw new InvalidGrantError(
+        'redirect_uri differs from the one of the authorization request.',
+      );
     }
     return this.issue(row.grant_id, now, row.scopes);
   }
@@ -160,26 +165,47 @@ export class OAuthGrantsService {
     const row = looksLikeOpaqueSecret(refreshToken)
       ? await this.grants.findToken(hashOpaqueSecret(refreshToken))
       : undefined;
+    // Everything is checked before the token is spent: a refused request leaves it usable.
     if (!row || row.kind !== 'refresh' || row.client_id !== client.client_id) {
-      throw new InvalidGrantError('unknown refresh token');
+      throw new InvalidGrantError('Unknown refresh token.');
     }
-    if (row.grant_revoked_at) throw new InvalidGrantError('the grant is revoked');
-    if (row.used_at || row.revoked_at || !(await this.grants.useToken(row.id, now))) {
-      await this.grants.revokeGrant(row.grant_id, now);
-      throw new InvalidGrantError('refresh token already used; the grant is revoked');
-    }
+    if (row.grant_revoked_at) throw new InvalidGrantError('The grant is revoked.');
+    if (row.used_at || row.revoked_at) return this.reused(row.grant_id, now);
     if (row.expires_at.getTime() <= now.getTime()) {
-      throw new InvalidGrantError('refresh token expired');
+      throw new InvalidGrantError('The refresh token has expired.');
+    }
+    if (!hasApiAccess(row.plan)) {
+      throw new InvalidGrantError('The account no longer has API access.');
     }
     let granted = row.scopes;
     if (scopes && scopes.filter((s) => s !== '').length > 0) {
       const asked = scopes.filter((s) => s !== '');
       if (asked.some((s) => !row.scopes.includes(s))) {
-        throw new InvalidScopeError('scope exceeds the grant');
+        throw new InvalidScopeError('The requested scope exceeds what the grant allows.');
       }
       granted = [...new Set(asked)];
     }
-    return this.issue(row.grant_id, now, granted);
+    // Spent last, together with the new pair (one statement): a concurrent use loses here.
+    const pair = newTokenPair(now);
+    if (!(await this.grants.rotateRefresh(row.id, pair.access, pair.refresh, now))) {
+      return this.reused(row.grant_id, now);
+    }
+    return pair.answer(granted);
+  }
+
+  /** Reuse of a spent refresh token: the whole grant is revoked (OAuth 2.1 §4.3.1). */
+  private async reused(grantId: number, now: Date): Promise<never> {
+    await this.grants.revokeGrant(grantId, now);
+    throw new InvalidGrantError('The refresh token was already used; the grant is revoked.');
+  }
+
+  /**
+   * A plan without API access ends the account's grants (shared/docs/hosted-mcp.md): their
+   * tokens stop at once on every instance (each access-token check reads PostgreSQL) and do
+   * not come back with an upgrade. Returns how many grants ended.
+   */
+  async endAccountGrants(accountId: number): Promise<number> {
+    return this.grants.revokeAccountGrants(accountId, this.clock.now());
   }
 
   /** RFC 7009: revokes a token of this client (a refresh token: its whole grant); unknown tokens are ignored. */
@@ -233,32 +259,37 @@ export class OAuthGrantsService {
   }
 
   private async issue(grantId: number, now: Date, scopes: string[]): Promise<OAuthTokens> {
-    const access = newOpaqueSecret();
-    const refresh = newOpaqueSecret();
-    await this.grants.insertTokenPair(
-      grantId,
-      {
-        hash: hashOpaqueSecret(access),
-        expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000),
-      },
-      {
-        hash: hashOpaqueSecret(refresh),
-        expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
-      },
-      now,
-    );
-    return {
+    const pair = newTokenPair(now);
+    await this.grants.insertTokenPair(grantId, pair.access, pair.refresh, now);
+    return pair.answer(scopes);
+  }
+}
+
+/** A new access and refresh token: what is stored (hashes) and the token answer. */
+function newTokenPair(now: Date) {
+  const access = newOpaqueSecret();
+  const refresh = newOpaqueSecret();
+  return {
+    access: {
+      hash: hashOpaqueSecret(access),
+      expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000),
+    },
+    refresh: {
+      hash: hashOpaqueSecret(refresh),
+      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+    },
+    answer: (scopes: string[]): OAuthTokens => ({
       access_token: access,
       token_type: 'Bearer',
       expires_in: ACCESS_TOKEN_TTL_SECONDS,
       refresh_token: refresh,
       scope: scopes.join(' '),
-    };
-  }
+    }),
+  };
 }
 
 function invalidCode(): InvalidGrantError {
-  return new InvalidGrantError('invalid or expired authorization code');
+  return new InvalidGrantError('Unknown or expired authorization code.');
 }
 
 /** Resource indicators compared as URLs, ignoring one trailing slash. */

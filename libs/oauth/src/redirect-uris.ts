@@ -16,3 +16,25 @@ export function isAcceptableRedirectUri(value: unknown): boolean {
   if (u.protocol === 'https:') return true;
   return u.protocol === 'http:' && LOOPBACK.has(u.hostname);
 }
+
+/** A loopback http redirect URI split at its port: scheme and host, port, path and query. */
+const LOOPBACK_URI = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::(\d{1,5}))?([/?][^#]*)?$/;
+
+/**
+ * Whether a redirect_uri sent with an authorization request is one the client registered:
+ * the same string (RFC 6749 §3.1.2.3, OAuth 2.1 §4.1.1, no normalization: another case,
+ * a fragment, user info, an added slash or query are all another URI), with one exception:
+ * for a registered loopback http URI the port may differ (RFC 8252 §7.3: a native app
+ * listens on whatever port it is given).
+ */
+export function redirectUriMatches(requested: unknown, registered: string): boolean {
+  if (typeof requested !== 'string') return false;
+  if (requested === registered) return true;
+  const asked = LOOPBACK_URI.exec(requested);
+  const known = LOOPBACK_URI.exec(registered);
+  if (!asked || !known) return false;
+  const port = asked[2] === undefined ? 80 : Number(asked[2]);
+  return (
+    asked[1] === known[1] && (asked[3] ?? '') === (known[3] ?? '') && port >= 1 && port <= 65535
+  );
+}

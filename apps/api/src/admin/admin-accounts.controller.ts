@@ -3,6 +3,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import { ApiError } from '@app/core';
 import { AccountsService, ApiKeysService } from '@app/accounts';
 import { CreditsService } from '@app/billing';
+import { OAuthGrantsService } from '@app/oauth';
 import { AccountEntity } from '@app/database';
 import { ParseIdPipe, RequestId } from '@app/gateway';
 import { AdminController } from './admin-route.decorator';
@@ -17,6 +18,7 @@ export class AdminAccountsController {
     private readonly accounts: AccountsService,
     private readonly keys: ApiKeysService,
     private readonly credits: CreditsService,
+    private readonly grants: OAuthGrantsService,
   ) {}
 
   @Post('accounts')
@@ -46,6 +48,11 @@ export class AdminAccountsController {
       await this.accounts.update(id, { name: body.name, plan: body.plan, overrides }),
       'Account',
     );
+    // A plan without API access ends the account's OAuth grants (hosted MCP connections):
+    // they do not come back with an upgrade. Repeating the PATCH repeats this (idempotent).
+    if (body.plan !== undefined && !this.accounts.hasApiAccess(account)) {
+      await this.grants.endAccountGrants(id);
+    }
     return accountView(account, { limits: this.accounts.limitsOf(account) });
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
 import { SiteAuditModule } from '@app/site-audit';
+import { OAuthModule } from '../oauth/oauth.module';
 import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminGuard } from './admin.guard';
 import { AdminUsersController } from './admin-users.controller';
@@ -9,7 +10,7 @@ import { AdminWebhooksController } from './admin-webhooks.controller';
 
 /** Internal operations under /admin/v1 (see docs/admin-api.md in shared docs). */
 @Module({
-  imports: [AccountsModule, BillingModule, SiteAuditModule],
+  imports: [AccountsModule, BillingModule, SiteAuditModule, OAuthModule],
   controllers: [AdminAccountsController, AdminUsersController, AdminWebhooksController],
   providers: [AdminGuard],
   exports: [AdminGuard],

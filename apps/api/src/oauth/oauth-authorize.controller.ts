@@ -2,11 +2,14 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, RequestHandler, Response } from 'express';
 import { Public } from '@app/gateway';
-import { OAUTH_SETTINGS, OAuthClient, OAuthClientsService, OAuthSettings } from '@app/oauth';
 import {
-  authorizationHandler,
+  OAUTH_SETTINGS,
+  OAuthClient,
+  OAuthClientsService,
+  OAuthSettings,
   redirectUriMatches,
-} from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+} from '@app/oauth';
+import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import {
   CSRF_FIELD,

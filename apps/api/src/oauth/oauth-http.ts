@@ -25,11 +25,52 @@ export function authorizationRedirect(
   return url.href;
 }
 
+/** The first issue of a schema-validation dump, as the SDK's handlers put it in a description. */
+interface SchemaIssue {
+  path?: unknown[];
+  code?: string;
+  message?: string;
+  values?: unknown[];
+}
+
+/**
+ * An `error_description` a person can read (RFC 6749 §5.2): the SDK's handlers write the
+ * whole list of schema issues, as multi-line JSON, when a parameter fails validation. That
+ * becomes one sentence about the first failed parameter ("grant_type is required.",
+ * "code_challenge_method must be S256."); any other description is kept.
+ */
+export function readableDescription(description: unknown): unknown {
+  if (typeof description !== 'string' || !description.trimStart().startsWith('[')) {
+    return description;
+  }
+  let issues: unknown;
+  try {
+    issues = JSON.parse(description);
+  } catch {
+    return description;
+  }
+  if (!Array.isArray(issues) || issues.length === 0) return 'The request is not valid.';
+  const issue = issues[0] as SchemaIssue;
+  const field = (issue.path ?? []).map(String).join('.') || 'the request';
+  const message = String(issue.message ?? '');
+  if (/received undefined/.test(message)) return `${field} is required.`;
+  if (Array.isArray(issue.values) && issue.values.length > 0) {
+    return `${field} must be ${issue.values.map(String).join(' or ')}.`;
+  }
+  const detail = message
+    .replace(/^Invalid input:?\s*/i, '')
+    .replace(/[\n\r]+/g, ' ')
+    .slice(0, 100);
+  return detail ? `${field} is not valid (${detail}).` : `${field} is not valid.`;
+}
+
 /**
  * Runs one of the SDK's express routers (mounted at '/') for this request: the path is
  * rewritten to '/' for the router's matching and restored afterwards. Redirects the router
  * sends to the client (authorization errors) get `iss` added (RFC 9207), and the request's
  * `state` when the router left it out (it does when other parameters fail validation).
+ * Error descriptions, in JSON answers and in redirects, are made readable
+ * (`readableDescription`).
  */
 export function runSdkRouter(
   router: RequestHandler,
@@ -39,6 +80,14 @@ export function runSdkRouter(
 ): Promise<void> {
   const originalUrl = req.url;
   const query = originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?')) : '';
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    if (body && typeof body === 'object' && 'error_description' in body) {
+      const b = body as { error_description?: unknown };
+      return json({ ...b, error_description: readableDescription(b.error_description) });
+    }
+    return json(body);
+  };
   if (redirects) {
     const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
     (res as unknown as { redirect: (a: number | string, b?: string) => void }).redirect = (
@@ -54,6 +103,10 @@ export function runSdkRouter(
           u.searchParams.set('state', redirects.state);
         }
         if (!u.searchParams.has('iss')) u.searchParams.set('iss', redirects.issuer);
+        const description = u.searchParams.get('error_description');
+        if (description !== null) {
+          u.searchParams.set('error_description', String(readableDescription(description)));
+        }
         withIss = u.href;
       } catch {
         // a relative target: ours, left alone
@@ -71,13 +124,16 @@ export function runSdkRouter(
         if (typeof status === 'number' && status >= 400 && status < 500 && !res.headersSent) {
           res
             .status(400)
-            .json({ error: 'invalid_request', error_description: 'malformed request body' });
+            .json({
+              error: 'invalid_request',
+              error_description: 'The request body is malformed.',
+            });
           resolve();
         } else reject(err);
         return;
       }
       if (!res.headersSent) {
-        res.status(404).json({ error: 'invalid_request', error_description: 'not found' });
+        res.status(404).json({ error: 'invalid_request', error_description: 'Not found.' });
       }
       resolve();
     };

@@ -189,7 +189,7 @@ export class McpOAuthProvider implements OAuthServerProvider {
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const caller = await this.grants.authenticate(token);
-    if (!caller) throw new InvalidTokenError('invalid or expired access token');
+    if (!caller) throw new InvalidTokenError('The access token is invalid or expired.');
     return {
       token,
       clientId: caller.clientId,
