@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CoreModule } from '@app/core';
 import { DatabaseModule, GscPartitionRepository } from '@app/database';
 import { LoggingModule } from '@app/logging';
+import { OAuthClientPurgeService, OAuthClientsRepository } from '@app/oauth';
 import { AuditSweeperService, SiteAuditModule, WebhookSweeperService } from '@app/site-audit';
 import { SiteAuditProcessor } from './site-audit.processor';
 import { GscMaintenanceService } from './gsc-maintenance.service';
@@ -12,7 +13,9 @@ import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper
  * (AuditSweeperService, from libs/site-audit, runs only here), and the webhook delivery
  * processor with its sweep (WebhookSweeperService; docs/webhooks.md), and the Search Console
- * partition maintenance and retention (GscMaintenanceService; docs/your-data.md).
+ * partition maintenance and retention (GscMaintenanceService; docs/your-data.md), and the
+ * purge of OAuth clients never used for an authorization (OAuthClientPurgeService;
+ * docs/oauth.md).
  */
 @Module({
   imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule],
@@ -24,6 +27,8 @@ import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
     WebhookSweeperService,
     GscPartitionRepository,
     GscMaintenanceService,
+    OAuthClientsRepository,
+    OAuthClientPurgeService,
   ],
 })
 export class WorkerModule {}

@@ -6,3 +6,5 @@ export * from './oauth-grants.service';
 export * from './oauth.module';
 export { CLIENT_DOCUMENT_MAX_BYTES, CLIENT_DOCUMENT_TIMEOUT_MS } from './client-metadata-fetcher';
 export * from './registration-throttle';
+export * from './oauth-client-purge.service';
+export { OAuthClientsRepository } from './oauth-clients.repository';

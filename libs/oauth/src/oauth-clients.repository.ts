@@ -38,6 +38,26 @@ export class OAuthClientsRepository {
     return row!;
   }
 
+  /**
+   * Deletes up to `limit` clients created before `before` that never completed an
+   * authorization (no grant of theirs was ever exchanged for tokens); their unexchanged
+   * grants and codes go with them (cascade). How many were deleted.
+   */
+  async deleteUnused(before: Date, limit: number): Promise<number> {
+    const rows = await this.sql.rows<{ id: number }>(
+      `DELETE FROM oauth_clients WHERE id IN (
+         SELECT c.id FROM oauth_clients c
+         WHERE c.created_at < $1
+           AND NOT EXISTS (
+             SELECT 1 FROM oauth_grants g JOIN oauth_tokens t ON t.grant_id = g.id
+             WHERE g.client_pk = c.id)
+         ORDER BY c.id LIMIT $2)
+       RETURNING id`,
+      [before, limit],
+    );
+    return rows.length;
+  }
+
   /** Stores (or refreshes) the cached metadata document of a URL client. */
   async upsertDocument(
     clientId: string,

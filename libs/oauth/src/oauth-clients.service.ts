@@ -8,13 +8,21 @@ import {
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { ClientMetadataFetcher } from './client-metadata-fetcher';
 import { OAuthClientRow, OAuthClientsRepository } from './oauth-clients.repository';
-import { isAcceptableRedirectUri } from './redirect-uris';
+import { REDIRECT_URI_RULE, isAcceptableRedirectUri } from './redirect-uris';
 
 /** A cached metadata document is fetched again after this long. */
 export const CLIENT_DOCUMENT_CACHE_SECONDS = 3600;
 const MAX_CLIENT_ID_LENGTH = 2000;
 const MAX_NAME_LENGTH = 100;
 const MAX_REDIRECT_URIS = 10;
+/** The whole registration request, as JSON (checked before anything else). */
+export const MAX_REGISTRATION_BYTES = 8192;
+/** What every client is, whatever it asked: kept in code, not stored with each client. */
+const FIXED_METADATA = {
+  token_endpoint_auth_method: 'none',
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+};
 
 /** A client as the authorization server sees it (the SDK's shape) plus our row id. */
 export type OAuthClient = OAuthClientInformationFull & { pk: number };
@@ -53,6 +61,11 @@ export class OAuthClientsService {
     if (!redirectUris.every(isAcceptableRedirectUri)) {
       throw invalidRedirectUri();
     }
+    if (typeof metadata.client_name === 'string' && metadata.client_name.length > MAX_NAME_LENGTH) {
+      throw new InvalidClientMetadataError(
+        `client_name must be at most ${MAX_NAME_LENGTH} characters.`,
+      );
+    }
     const grantTypes = metadata.grant_types;
     if (
       Array.isArray(grantTypes) &&
@@ -62,20 +75,13 @@ export class OAuthClientsService {
         'grant_types may only hold authorization_code and refresh_token',
       );
     }
-    const name = clientName(metadata.client_name, redirectUris as string[]);
-    const stored: Record<string, unknown> = {
-      ...pickMetadata(metadata),
-      client_name: name,
-      redirect_uris: redirectUris,
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    };
+    // Each value once: name and redirect URIs in their columns, the optional members in
+    // `metadata`, the fixed ones in code.
     const row = await this.clients.insertRegistered(
       `mcp-${randomUUID()}`,
-      name,
+      clientName(metadata.client_name, redirectUris as string[]),
       redirectUris as string[],
-      stored,
+      pickMetadata(metadata),
       this.clock.now(),
     );
     return toClient(row);
@@ -106,17 +112,13 @@ export class OAuthClientsService {
     }
     const method = doc.token_endpoint_auth_method;
     if (method !== undefined && method !== 'none') return undefined;
-    const name = clientName(doc.client_name, redirectUris as string[]);
-    const stored: Record<string, unknown> = {
-      ...pickMetadata(doc),
-      client_id: url,
-      client_name: name,
-      redirect_uris: redirectUris,
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    };
-    const row = await this.clients.upsertDocument(url, name, redirectUris as string[], stored, now);
+    const row = await this.clients.upsertDocument(
+      url,
+      clientName(doc.client_name, redirectUris as string[]),
+      redirectUris as string[],
+      pickMetadata(doc),
+      now,
+    );
     return row ? toClient(row) : undefined;
   }
 }
@@ -140,10 +142,7 @@ export function isMetadataDocumentUrl(value: string): boolean {
 }
 
 function invalidRedirectUri(): CustomOAuthError {
-  return new CustomOAuthError(
-    'invalid_redirect_uri',
-    'redirect_uris must be https, or http on a loopback host (localhost, 127.0.0.1, [::1])',
-  );
+  return new CustomOAuthError('invalid_redirect_uri', REDIRECT_URI_RULE);
 }
 
 function clientName(value: unknown, redirectUris: string[]): string {
@@ -176,10 +175,12 @@ function pickMetadata(doc: Record<string, unknown>): Record<string, unknown> {
 function toClient(row: OAuthClientRow): OAuthClient {
   return {
     ...(row.metadata as Partial<OAuthClientInformationFull>),
+    ...FIXED_METADATA,
+    grant_types: [...FIXED_METADATA.grant_types],
+    response_types: [...FIXED_METADATA.response_types],
     client_id: row.client_id,
     client_name: row.client_name,
     redirect_uris: row.redirect_uris,
-    token_endpoint_auth_method: 'none',
     client_id_issued_at: Math.floor(row.created_at.getTime() / 1000),
     pk: row.id,
   } as OAuthClient;

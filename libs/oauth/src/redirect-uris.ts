@@ -1,11 +1,19 @@
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Longest redirect URI accepted (characters). */
+export const MAX_REDIRECT_URI_LENGTH = 512;
+
+/** What `isAcceptableRedirectUri` asks, as the error description of a refusal. */
+export const REDIRECT_URI_RULE = `redirect_uris must be https, or http on a loopback host (localhost, 127.0.0.1, [::1]), at most ${MAX_REDIRECT_URI_LENGTH} characters, without fragment or user info.`;
+
 /**
  * A redirect URI we accept at registration: https anywhere, or http on a loopback host
  * (any port; RFC 8252). No fragment, no credentials.
  */
 export function isAcceptableRedirectUri(value: unknown): boolean {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return false;
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_REDIRECT_URI_LENGTH) {
+    return false;
+  }
   let u: URL;
   try {
     u = new URL(value);

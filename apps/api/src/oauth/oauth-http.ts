@@ -122,12 +122,10 @@ export function runSdkRouter(
       if (err && err !== 'route' && err !== 'router') {
         // A body the router's parser refused (malformed, too large): RFC 6749, never a 500.
         if (typeof status === 'number' && status >= 400 && status < 500 && !res.headersSent) {
-          res
-            .status(400)
-            .json({
-              error: 'invalid_request',
-              error_description: 'The request body is malformed.',
-            });
+          res.status(400).json({
+            error: 'invalid_request',
+            error_description: 'The request body is malformed.',
+          });
           resolve();
         } else reject(err);
         return;

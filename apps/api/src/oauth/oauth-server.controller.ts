@@ -2,7 +2,12 @@ import { All, Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, RequestHandler, Response } from 'express';
 import { Public } from '@app/gateway';
-import { RegistrationThrottle, isAcceptableRedirectUri } from '@app/oauth';
+import {
+  MAX_REGISTRATION_BYTES,
+  REDIRECT_URI_RULE,
+  RegistrationThrottle,
+  isAcceptableRedirectUri,
+} from '@app/oauth';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
@@ -47,13 +52,25 @@ export class OAuthServerController {
   @All('register')
   async registerClient(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (req.method === 'POST') {
-      const wait = await this.throttle.take(req.ip ?? 'unknown');
-      if (wait !== null) {
+      const refused = await this.throttle.take(req.ip ?? 'unknown');
+      if (refused !== null) {
+        const wait = refused.retryAfterSeconds;
         res.setHeader('Access-Control-Allow-Origin', '*');
         res.setHeader('Retry-After', String(wait));
         res.status(429).json({
           error: 'too_many_requests',
-          error_description: `Too many client registrations from this address; retry in ${wait} s.`,
+          error_description:
+            refused.scope === 'address'
+              ? `Too many client registrations from this address; retry in ${wait} s.`
+              : `Too many client registrations this hour; retry in ${wait} s.`,
+        });
+        return;
+      }
+      if (Buffer.byteLength(JSON.stringify(req.body ?? null)) > MAX_REGISTRATION_BYTES) {
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        res.status(400).json({
+          error: 'invalid_client_metadata',
+          error_description: `The client metadata is larger than ${MAX_REGISTRATION_BYTES} bytes.`,
         });
         return;
       }
@@ -63,8 +80,7 @@ export class OAuthServerController {
         res.setHeader('Access-Control-Allow-Origin', '*');
         res.status(400).json({
           error: 'invalid_redirect_uri',
-          error_description:
-            'redirect_uris must be https, or http on a loopback host (localhost, 127.0.0.1, [::1])',
+          error_description: REDIRECT_URI_RULE,
         });
         return;
       }

@@ -205,6 +205,10 @@ const schema = z
       }),
     WEBHOOK_TIMEOUT_MS: int(100, 60_000, 10_000),
     WEBHOOK_CONCURRENCY: int(1, 256, 10),
+    // ---- OAuth dynamic client registration (docs/oauth.md) ----
+    OAUTH_REGISTRATIONS_PER_ADDRESS: int(1, 10_000, 30),
+    OAUTH_REGISTRATIONS_PER_HOUR: int(1, 1_000_000, 1_000),
+    OAUTH_UNUSED_CLIENT_TTL_SECONDS: int(60, 30 * 86_400, 86_400),
   })
   .superRefine((env, ctx) => {
     if (env.AUDIT_JOB_DEADLINE_SECONDS <= env.AUDIT_CRAWL_TIME_LIMIT_SECONDS) {
@@ -317,6 +321,15 @@ export interface AppConfig {
     /** WEBHOOK_CONCURRENCY: deliveries one worker process sends at the same time. */
     concurrency: number;
   };
+  /** RFC 7591 registrations of the OAuth server (docs/oauth.md, "Registration limits"). */
+  oauthRegistrations: {
+    /** OAUTH_REGISTRATIONS_PER_ADDRESS: per clock hour and IPv4 address or IPv6 /64. */
+    perAddress: number;
+    /** OAUTH_REGISTRATIONS_PER_HOUR: per clock hour over all addresses. */
+    perHour: number;
+    /** OAUTH_UNUSED_CLIENT_TTL_SECONDS: a client never used for an authorization is purged after this. */
+    unusedTtlSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -392,6 +405,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       concurrency: e.WEBHOOK_CONCURRENCY,
+    },
+    oauthRegistrations: {
+      perAddress: e.OAUTH_REGISTRATIONS_PER_ADDRESS,
+      perHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
+      unusedTtlSeconds: e.OAUTH_UNUSED_CLIENT_TTL_SECONDS,
     },
   };
 }

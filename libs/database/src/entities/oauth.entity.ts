@@ -37,7 +37,10 @@ export class OAuthClientEntity {
   @Column({ name: 'redirect_uris', type: 'jsonb' })
   redirectUris: string[];
 
-  /** The client metadata as registered or fetched (RFC 7591 members). */
+  /**
+   * The optional informative RFC 7591 members (client_uri, logo_uri, software_id,
+   * software_version, scope); name and redirect URIs are in their columns.
+   */
   @Column({ type: 'jsonb' })
   metadata: Record<string, unknown>;
 

@@ -9,6 +9,7 @@ import { Webhooks1764400000000 } from './1764400000000-webhooks';
 import { YourDataScale1764500000000 } from './1764500000000-your-data-scale';
 import { YourDataScale21764600000000 } from './1764600000000-your-data-scale-2';
 import { RankKeywordJson1764700000000 } from './1764700000000-rank-keyword-json';
+import { OAuthClientMetadataOnce1764800000000 } from './1764800000000-oauth-client-metadata-once';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   YourDataScale1764500000000,
   YourDataScale21764600000000,
   RankKeywordJson1764700000000,
+  OAuthClientMetadataOnce1764800000000,
 ];
