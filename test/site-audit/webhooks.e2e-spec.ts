@@ -1,12 +1,15 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestingModule } from '@nestjs/testing';
 import request from 'supertest';
-import { WebhookSweeperService } from '@app/site-audit';
+import { WebhookSecretsService, WebhookSweeperService } from '@app/site-audit';
 import { signIn } from '../helpers/account-session';
 import { AdminClient, bearer } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
+import { DIST, freePort, spawnDist } from '../helpers/processes';
+import { createOwnDatabase } from '../helpers/own-database';
 import { FixtureSite, closedPort, startFixtureSite } from './fixture-site';
 import { POLLING_OVERRIDES, startWorker, waitForJob } from './site-audit-helpers';
 
@@ -406,5 +409,161 @@ describe('Site-audit webhooks: signed deliveries, retries, address guard, secret
         previous_secret_valid_until: null,
       });
     });
+  });
+});
+
+describe('Webhook signing secrets at rest: AES-256-GCM under SECRETS_ENCRYPTION_KEY (issue 21)', () => {
+  const k1 = randomBytes(32).toString('base64');
+  const k2 = randomBytes(32).toString('hex');
+  let t: TestApp;
+  let admin: AdminClient;
+  let worker: TestingModule;
+  let site: FixtureSite;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  // Its own database: the sealed rows it leaves need keys other suites' processes lack.
+  let db: Awaited<ReturnType<typeof createOwnDatabase>>;
+
+  const stored = async (accountId: number) =>
+    (
+      (await t.db.query(
+        `SELECT secret, previous_secret FROM webhook_secrets WHERE account_id = $1`,
+        [accountId],
+      )) as Array<{ secret: string; previous_secret: string | null }>
+    )[0];
+  const secretOf = async (accountId: number) =>
+    (await admin.get(`/accounts/${accountId}/webhook-secret`)).body.data.secret as string;
+  const rotateCli = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [`${DIST}/apps/api/src/cli/rotate-secrets.js`], {
+      env: { ...process.env, DATABASE_URL: db.url, ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  /** The compiled API's start with this environment: its exit code and output (it must refuse). */
+  const startApi = async (env: Record<string, string>) => {
+    const api = spawnDist('apps/api/src/main.js', {
+      PORT: String(await freePort()),
+      DATABASE_URL: db.url,
+      ...env,
+    });
+    const timer = setTimeout(() => api.child.kill('SIGKILL'), 30_000);
+    const code = await api.exited;
+    clearTimeout(timer);
+    return { code, output: api.stdout() + api.stderr() };
+  };
+
+  beforeAll(async () => {
+    db = await createOwnDatabase('secrets');
+    site = await startFixtureSite({ articles: 1 });
+    receiver = await startReceiver();
+    t = await createTestApp({
+      env: {
+        DATABASE_URL: db.url,
+        SECRETS_ENCRYPTION_KEY: k1,
+        AUDIT_ALLOW_PRIVATE_NETWORKS: 'true',
+        AUDIT_POLITENESS_DELAY_MS: '0',
+      },
+    });
+    admin = new AdminClient(t.url);
+    worker = await startWorker(t.config, t.clock);
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+    await receiver?.close();
+    await site?.close();
+    await db?.drop();
+  });
+
+  it('stored sealed, never in clear; a delivery is signed with the real secret; rows from before still sign', async () => {
+    const acc = await admin.account('pro', POLLING_OVERRIDES);
+    const secret = await secretOf(acc.id);
+    expect(secret).toMatch(/^whsec_/);
+    const row = await stored(acc.id);
+    expect(row.secret).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    for (let i = 6; i + 8 <= secret.length; i += 8) {
+      expect(row.secret).not.toContain(secret.slice(i, i + 8));
+    }
+
+    const hook = receiver.endpoint([200]);
+    const res = await request(t.url)
+      .post('/api/v1/site-audit')
+      .set(bearer(acc.key))
+      .send({ url: `${site.origin}/`, max_pages: 2, depth: 1, webhook_url: hook });
+    expect(res.status).toBe(202);
+    await waitForJob(t.url, acc.key, res.body.job_id, { intervalMs: 50 });
+    const [got] = await until(
+      async () => receiver.received(hook),
+      (r) => r.length > 0,
+    );
+    expect(verifies(secret, got.headers, got.body)).toBe(true);
+
+    // A row written before encryption (stored as it is) keeps working, and shows as it is.
+    const legacy = await admin.account('pro', POLLING_OVERRIDES);
+    const plain = `whsec_${randomBytes(32).toString('base64')}`;
+    await t.db.query(
+      `INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES ($1, $2, now())`,
+      [legacy.id, plain],
+    );
+    expect(await secretOf(legacy.id)).toBe(plain);
+    // A rotation seals the new secret; the previous one (plaintext) still signs for a day.
+    await t.app.get(WebhookSecretsService).rotate(legacy.id);
+    const after = await stored(legacy.id);
+    expect(after.secret).toMatch(/^enc:v1:/);
+    expect(after.previous_secret).toBe(plain);
+  });
+
+  it('npm run secrets:rotate re-encrypts under a new key (plaintext rows too); the old key is still read; idempotent', async () => {
+    const acc = await admin.account('pro');
+    const secret = await secretOf(acc.id);
+    const plainAcc = await admin.account('pro');
+    const plain = `whsec_${randomBytes(32).toString('base64')}`;
+    await t.db.query(
+      `INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES ($1, $2, now())`,
+      [plainAcc.id, plain],
+    );
+    const first = rotateCli({ SECRETS_ENCRYPTION_KEY: k2, SECRETS_ENCRYPTION_KEYS_OLD: k1 });
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/\d+ re-encrypted under the current key/);
+    const kid2 = createHash('sha256').update(Buffer.from(k2, 'hex')).digest('hex').slice(0, 8);
+    expect((await stored(acc.id)).secret).toMatch(new RegExp(`^enc:v1:${kid2}:`));
+    expect((await stored(plainAcc.id)).secret).toMatch(new RegExp(`^enc:v1:${kid2}:`));
+    const again = rotateCli({ SECRETS_ENCRYPTION_KEY: k2, SECRETS_ENCRYPTION_KEYS_OLD: k1 });
+    expect(again.stdout).toContain('0 re-encrypted');
+    for (const output of [first.stdout + first.stderr, again.stdout + again.stderr]) {
+      expect(output).not.toContain(secret);
+      expect(output).not.toContain(plain);
+      expect(output).not.toContain(k1);
+      expect(output).not.toContain(k2);
+    }
+    // The rows now need k2: an app configured with it (k1 as old) reads the same secrets.
+    const next = await createTestApp({
+      env: { DATABASE_URL: db.url, SECRETS_ENCRYPTION_KEY: k2, SECRETS_ENCRYPTION_KEYS_OLD: k1 },
+    });
+    try {
+      const a = new AdminClient(next.url);
+      expect((await a.get(`/accounts/${acc.id}/webhook-secret`)).body.data.secret).toBe(secret);
+      expect((await a.get(`/accounts/${plainAcc.id}/webhook-secret`)).body.data.secret).toBe(plain);
+    } finally {
+      await next.close();
+    }
+    // Without the key the rows need, the rotation refuses (nothing changed).
+    const missing = rotateCli({ SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/SECRETS_ENCRYPTION_KEY/);
+  });
+
+  it('start-up refuses without the keys the stored secrets need (production: without any key)', async () => {
+    const prod = await startApi({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: '' });
+    expect(prod.code).toBe(1);
+    expect(prod.output).toContain('SECRETS_ENCRYPTION_KEY: required in production');
+    expect(prod.output).not.toMatch(/\n\s+at /);
+    const wrongKey = await startApi({ SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.output).toMatch(/encrypted with key id\(s\) [0-9a-f]{8}/);
+    for (const r of [prod, wrongKey]) {
+      expect(r.output).not.toContain(k1);
+      expect(r.output).not.toContain(k2);
+    }
   });
 });

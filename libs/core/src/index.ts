@@ -11,3 +11,4 @@ export * from './random/prng';
 export * from './metrics/metrics';
 export * from './metrics/queues';
 export * from './time/periodic-task';
+export * from './crypto/secret-box';

@@ -1,4 +1,5 @@
 import * as ipaddr from 'ipaddr.js';
+import { parseEncryptionKey } from '../crypto/secret-box';
 import { z } from 'zod';
 
 /**
@@ -102,6 +103,9 @@ function isCidr(value: string): boolean {
     return false;
   }
 }
+
+const KEY_FORMAT =
+  'must be 32 random bytes, as base64 (44 characters) or hex (64 characters); e.g. `openssl rand -base64 32`';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -209,6 +213,35 @@ const schema = z
     OAUTH_REGISTRATIONS_PER_ADDRESS: int(1, 10_000, 30),
     OAUTH_REGISTRATIONS_PER_HOUR: int(1, 1_000_000, 1_000),
     OAUTH_UNUSED_CLIENT_TTL_SECONDS: int(60, 30 * 86_400, 86_400),
+    // ---- secrets at rest (docs/webhooks.md, "Secrets at rest") ----
+    SECRETS_ENCRYPTION_KEY: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || v.trim() === '') return null;
+        const key = parseEncryptionKey(v);
+        if (!key) {
+          ctx.addIssue({ code: 'custom', message: KEY_FORMAT });
+          return z.NEVER;
+        }
+        return key;
+      }),
+    SECRETS_ENCRYPTION_KEYS_OLD: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const keys: Buffer[] = [];
+        for (const part of (v ?? '').split(',').map((p) => p.trim())) {
+          if (part === '') continue;
+          const key = parseEncryptionKey(part);
+          if (!key) {
+            ctx.addIssue({ code: 'custom', message: `each key: ${KEY_FORMAT}` });
+            return z.NEVER;
+          }
+          keys.push(key);
+        }
+        return keys;
+      }),
   })
   .superRefine((env, ctx) => {
     if (env.AUDIT_JOB_DEADLINE_SECONDS <= env.AUDIT_CRAWL_TIME_LIMIT_SECONDS) {
@@ -321,6 +354,15 @@ export interface AppConfig {
     /** WEBHOOK_CONCURRENCY: deliveries one worker process sends at the same time. */
     concurrency: number;
   };
+  /** NODE_ENV is `production`. */
+  production: boolean;
+  /** Keys of the secrets at rest (never logged). */
+  secretsEncryption: {
+    /** SECRETS_ENCRYPTION_KEY: new values are sealed with it; null: stored as they are. */
+    current: Buffer | null;
+    /** SECRETS_ENCRYPTION_KEYS_OLD: still read (values sealed before a key rotation). */
+    old: Buffer[];
+  };
   /** RFC 7591 registrations of the OAuth server (docs/oauth.md, "Registration limits"). */
   oauthRegistrations: {
     /** OAUTH_REGISTRATIONS_PER_ADDRESS: per clock hour and IPv4 address or IPv6 /64. */
@@ -405,6 +447,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       concurrency: e.WEBHOOK_CONCURRENCY,
+    },
+    production: e.NODE_ENV === 'production',
+    secretsEncryption: {
+      current: e.SECRETS_ENCRYPTION_KEY,
+      old: e.SECRETS_ENCRYPTION_KEYS_OLD,
     },
     oauthRegistrations: {
       perAddress: e.OAUTH_REGISTRATIONS_PER_ADDRESS,

@@ -26,3 +26,32 @@ describe('webhook configuration', () => {
     },
   );
 });
+
+describe('secrets-at-rest configuration (issue 21)', () => {
+  const key = Buffer.alloc(32, 7);
+
+  it('no key by default; base64 and hex keys; old keys as a comma-separated list', () => {
+    expect(loadConfig({}).secretsEncryption).toEqual({ current: null, old: [] });
+    expect(loadConfig({ SECRETS_ENCRYPTION_KEY: '' }).secretsEncryption.current).toBeNull();
+    const c = loadConfig({
+      SECRETS_ENCRYPTION_KEY: key.toString('base64'),
+      SECRETS_ENCRYPTION_KEYS_OLD: ` ${Buffer.alloc(32, 1).toString('hex')} ,${Buffer.alloc(32, 2).toString('base64')}`,
+    });
+    expect(c.secretsEncryption.current).toEqual(key);
+    expect(c.secretsEncryption.old).toEqual([Buffer.alloc(32, 1), Buffer.alloc(32, 2)]);
+  });
+
+  it.each([
+    ['SECRETS_ENCRYPTION_KEY', 'short'],
+    ['SECRETS_ENCRYPTION_KEY', Buffer.alloc(16).toString('base64')],
+    ['SECRETS_ENCRYPTION_KEYS_OLD', `${key.toString('base64')},nope`],
+  ])('refuses %s=%s naming the variable, without echoing the value', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      expect((err as Error).message).not.toContain(value);
+    }
+  });
+});

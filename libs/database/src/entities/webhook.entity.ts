@@ -2,14 +2,20 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 
 import { AccountEntity } from './account.entity';
 import { JobEntity } from './job.entity';
 
+/** A stored secret: as it is (`whsec_…`) or sealed (`enc:v1:…`). */
+export const WEBHOOK_SECRET_CHECK = `secret ~ '^(whsec_[A-Za-z0-9+/=]{40,100}|enc:v1:[0-9a-f]{8}:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{40,200})$'`;
+
 /**
  * An account's webhook signing secret (`whsec_` + base64 of 32 random bytes, Standard
- * Webhooks). Stored as is: the worker must read it back to sign every delivery (see
- * docs/webhooks.md). After a rotation the previous secret still signs (a second signature)
- * until `previous_secret_valid_until`. Schema: migration 1764400000000 (webhooks).
+ * Webhooks). The worker must read it back to sign every delivery, so it is encrypted, not
+ * hashed: sealed with AES-256-GCM under SECRETS_ENCRYPTION_KEY as `enc:v1:<key id>:<iv>:<tag>:
+ * <ciphertext>` (the key id beside the value), or as it is without a key and in rows written
+ * before (docs/webhooks.md, "Secrets at rest"). After a rotation the previous secret still
+ * signs (a second signature) until `previous_secret_valid_until`. Schema: migrations
+ * 1764400000000 (webhooks) and 1764900000000 (secrets at rest).
  */
 @Entity({ name: 'webhook_secrets' })
-@Check('webhook_secrets_secret_check', `secret ~ '^whsec_[A-Za-z0-9+/=]{40,100}$'`)
+@Check('webhook_secrets_secret_check', WEBHOOK_SECRET_CHECK)
 @Check(
   'webhook_secrets_previous_check',
   '(previous_secret IS NULL) = (previous_secret_valid_until IS NULL)',

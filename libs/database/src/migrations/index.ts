@@ -10,6 +10,7 @@ import { YourDataScale1764500000000 } from './1764500000000-your-data-scale';
 import { YourDataScale21764600000000 } from './1764600000000-your-data-scale-2';
 import { RankKeywordJson1764700000000 } from './1764700000000-rank-keyword-json';
 import { OAuthClientMetadataOnce1764800000000 } from './1764800000000-oauth-client-metadata-once';
+import { WebhookSecretsAtRest1764900000000 } from './1764900000000-webhook-secrets-at-rest';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   YourDataScale21764600000000,
   RankKeywordJson1764700000000,
   OAuthClientMetadataOnce1764800000000,
+  WebhookSecretsAtRest1764900000000,
 ];

@@ -6,3 +6,4 @@ export * from './webhooks.queue';
 export * from './webhook-secrets.service';
 export * from './webhook-deliveries.service';
 export * from './webhook-sweeper.service';
+export * from './webhooks.repository';

@@ -96,6 +96,52 @@ export class WebhooksRepository {
     return this.sql.repository(WebhookSecretEntity).findOneBy({ accountId });
   }
 
+  /** The distinct key ids the stored secrets are sealed with (`enc:v1:<kid>:...`). */
+  async secretKeyIds(): Promise<string[]> {
+    const rows = await this.sql.rows<{ kid: string }>(
+      `SELECT DISTINCT split_part(v, ':', 3) AS kid
+       FROM webhook_secrets, LATERAL (VALUES (secret), (previous_secret)) AS s (v)
+       WHERE v LIKE 'enc:v1:%'`,
+    );
+    return rows.map((r) => r.kid);
+  }
+
+  /** Up to `limit` rows (by account id, after `afterAccountId`) with a value not sealed by `kid`. */
+  secretsNotUnderKey(
+    kid: string,
+    afterAccountId: number,
+    limit: number,
+  ): Promise<WebhookSecretEntity[]> {
+    const sealed = `enc:v1:${kid}:%`;
+    return this.sql.rows<WebhookSecretEntity>(
+      `SELECT account_id AS "accountId", secret, previous_secret AS "previousSecret",
+              previous_secret_valid_until AS "previousSecretValidUntil", created_at AS "createdAt"
+       FROM webhook_secrets
+       WHERE account_id > $2
+         AND (secret NOT LIKE $1 OR (previous_secret IS NOT NULL AND previous_secret NOT LIKE $1))
+       ORDER BY account_id LIMIT $3`,
+      [sealed, afterAccountId, limit],
+    );
+  }
+
+  /**
+   * Replaces a row's stored values (re-encryption) only while they are still the ones read:
+   * a rotation in between wins, and this answers false.
+   */
+  async replaceSecretValues(
+    read: WebhookSecretEntity,
+    secret: string,
+    previousSecret: string | null,
+  ): Promise<boolean> {
+    const row = await this.sql.one<{ account_id: number }>(
+      `UPDATE webhook_secrets SET secret = $4, previous_secret = $5
+       WHERE account_id = $1 AND secret = $2 AND previous_secret IS NOT DISTINCT FROM $3
+       RETURNING account_id`,
+      [read.accountId, read.secret, read.previousSecret, secret, previousSecret],
+    );
+    return row !== undefined;
+  }
+
   /** Creates the account's secret unless it has one; answers the row either way. */
   async ensureSecret(accountId: number, secret: string, now: Date): Promise<WebhookSecretEntity> {
     await this.sql.run(
