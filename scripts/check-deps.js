@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /*
- * Are PostgreSQL (DATABASE_URL) and Redis (REDIS_URL) reachable? `npm start` runs this first,
+ * Are PostgreSQL (DATABASE_URL) and Redis (REDIS_URL, or one of REDIS_SENTINELS) reachable? `npm start` runs this first,
  * before building anything. On failure: one short message per missing service naming the
  * command that provides it, exit code 1, no stack trace. Also usable alone:
  *   node scripts/check-deps.js
@@ -14,7 +14,10 @@ function target(envName, fallback, defaultPort) {
   const raw = process.env[envName] || fallback;
   try {
     const u = new URL(raw);
-    return { host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(u.port || defaultPort) };
+    return {
+      host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
+      port: Number(u.port || defaultPort),
+    };
   } catch {
     return { host: null, port: null, invalid: true };
   }
@@ -50,8 +53,26 @@ const SERVICES = [
 
 /** The problems, one line each (empty when both answer). */
 async function checkDependencies() {
+  const sentinels = (process.env.REDIS_SENTINELS || '').trim();
+  const services = sentinels
+    ? [SERVICES[0], { name: 'Redis Sentinel', env: 'REDIS_SENTINELS', sentinels }]
+    : SERVICES;
   const results = await Promise.all(
-    SERVICES.map(async (s) => {
+    services.map(async (s) => {
+      if (s.sentinels) {
+        // With Sentinel, one answering Sentinel is enough to find the master.
+        const nodes = s.sentinels.split(',').map((n) => {
+          const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(n.trim());
+          return m ? { host: m[1], port: Number(m[2]) } : null;
+        });
+        if (nodes.some((n) => n === null)) return 'REDIS_SENTINELS is not a list of host:port.';
+        const answers = await Promise.all(nodes.map(reachable));
+        if (answers.some(Boolean)) return null;
+        return (
+          `No Redis Sentinel is reachable at ${s.sentinels} (REDIS_SENTINELS). Start them, or unset ` +
+          'REDIS_SENTINELS to use REDIS_URL.'
+        );
+      }
       const t = s.target();
       if (t.invalid) return `${s.env} is not a valid URL.`;
       if (await reachable(t)) return null;

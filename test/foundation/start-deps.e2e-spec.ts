@@ -41,6 +41,18 @@ describe('npm start without PostgreSQL or Redis (issue 15)', () => {
     expect(r.out).not.toContain('Building');
   });
 
+  it('with REDIS_SENTINELS: names the Sentinels when none answers, REDIS_URL is not checked (issue 22)', async () => {
+    const [a, b] = [await freePort(), await freePort()];
+    const r = await start({
+      REDIS_SENTINELS: `127.0.0.1:${a},127.0.0.1:${b}`,
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`No Redis Sentinel is reachable at 127.0.0.1:${a},127.0.0.1:${b}`);
+    expect(r.err).not.toContain('127.0.0.1:1 (REDIS_URL)');
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
   it('names Redis when Redis is the one missing', async () => {
     const port = await freePort();
     const r = await start({ REDIS_URL: `redis://127.0.0.1:${port}` });

@@ -3,6 +3,7 @@ export * from './migrations';
 export * from './data-source-options';
 export * from './database.module';
 export * from './redis.module';
+export * from './redis-connection';
 export * from './failure-window';
 export * from './admin-auth-throttle';
 export * from './redis-subscription';

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import Redis, { RedisOptions } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { AdminAuthThrottle } from './admin-auth-throttle';
 import { FailureWindow } from './failure-window';
+import { RedisConnectionOptions, redisConnectionOptions } from './redis-connection';
 import { RedisKeys } from './redis-keys';
 import { REDIS } from './redis.token';
 
@@ -25,17 +26,23 @@ class RedisCloser implements OnApplicationShutdown {
  * client retries, not this process). Reconnection attempts every 50 ms, 100 ms, ... at most
  * every 500 ms, so a returning Redis is used again within about half a second.
  */
-export function createRedis(url: string, commandTimeoutMs = 2000): Redis {
+export function createRedis(
+  target: RedisConnectionOptions | string,
+  commandTimeoutMs = 2000,
+): Redis {
+  const { url, ...where } = typeof target === 'string' ? { url: target } : target;
   // Auto-pipelining sends the commands issued in one tick (concurrent requests' throttle
   // checks) in one write.
-  const redis = new Redis(url, {
+  const options: RedisOptions = {
+    ...where,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: true,
     commandTimeout: commandTimeoutMs,
     retryStrategy: (times) => Math.min(times * 50, 500),
     lazyConnect: false,
     enableAutoPipelining: true,
-  });
+  };
+  const redis = url ? new Redis(url, options) : new Redis(options);
   // ioredis reads this option on every command.
   redis.once('ready', () => {
     redis.options.enableOfflineQueue = false;
@@ -48,7 +55,8 @@ export function createRedis(url: string, commandTimeoutMs = 2000): Redis {
     {
       provide: REDIS,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => createRedis(config.redisUrl, config.redisCommandTimeoutMs),
+      useFactory: (config: AppConfig) =>
+        createRedis(redisConnectionOptions(config), config.redisCommandTimeoutMs),
     },
     RedisKeys,
     RedisCloser,

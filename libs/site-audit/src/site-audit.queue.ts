@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
-import type { DefaultJobOptions, Queue, QueueOptions } from 'bullmq';
+import type { ConnectionOptions, DefaultJobOptions, Queue, QueueOptions } from 'bullmq';
 import type { AppConfig } from '@app/core';
+import { redisConnectionOptions } from '@app/database';
 
 /**
  * Queue and job names are persisted in Redis: never rename them. Payloads carry ids only;
@@ -31,12 +32,16 @@ export const SITE_AUDIT_JOB_OPTIONS: DefaultJobOptions = {
 };
 
 /**
- * BullMQ connection from REDIS_URL; BullMQ's own `prefix` is REDIS_PREFIX, so its keys are
- * `${REDIS_PREFIX}:site-audit:*` like every other key the service writes.
+ * BullMQ connection from REDIS_URL, or through the Sentinels (redisConnectionOptions);
+ * BullMQ's own `prefix` is REDIS_PREFIX, so its keys are `${REDIS_PREFIX}:site-audit:*` like
+ * every other key the service writes.
  */
 export function bullRootOptions(config: AppConfig): QueueOptions {
   return {
-    connection: { url: config.redisUrl, maxRetriesPerRequest: null },
+    connection: {
+      ...redisConnectionOptions(config),
+      maxRetriesPerRequest: null,
+    } as ConnectionOptions,
     prefix: config.redisPrefix,
   };
 }

@@ -58,3 +58,35 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('Redis through Sentinel settings (issue 22)', () => {
+  it('unset: REDIS_URL is used; set: the Sentinels and the master name (default seo)', () => {
+    expect(loadConfig({}).redisSentinels).toBeNull();
+    expect(loadConfig({ REDIS_SENTINELS: '' }).redisSentinels).toBeNull();
+    expect(
+      loadConfig({ REDIS_SENTINELS: '10.0.0.5:26379, s2.internal:26380,[::1]:26381' })
+        .redisSentinels,
+    ).toEqual({
+      nodes: [
+        { host: '10.0.0.5', port: 26379 },
+        { host: 's2.internal', port: 26380 },
+        { host: '::1', port: 26381 },
+      ],
+      master: 'seo',
+    });
+    expect(
+      loadConfig({ REDIS_SENTINELS: '127.0.0.1:26379', REDIS_SENTINEL_MASTER: 'main-1' })
+        .redisSentinels?.master,
+    ).toBe('main-1');
+  });
+
+  it.each([
+    ['REDIS_SENTINELS', 'localhost'],
+    ['REDIS_SENTINELS', '127.0.0.1:0'],
+    ['REDIS_SENTINELS', '127.0.0.1:26379,'],
+    ['REDIS_SENTINELS', 'redis://127.0.0.1:26379'],
+    ['REDIS_SENTINEL_MASTER', 'bad name'],
+  ])('refuses %s=%s naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});
