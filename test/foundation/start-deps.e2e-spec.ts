@@ -86,7 +86,10 @@ describe('docker-compose.yml (issue 15)', () => {
     const doc = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
       services: Record<string, Service>;
     };
-    const services = doc.services;
+    const all = doc.services;
+    const services = Object.fromEntries(
+      Object.entries(all).filter(([, s]) => !(s as { profiles?: string[] }).profiles),
+    );
     expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
     for (const [name, s] of Object.entries(services)) {
       expect({ name, source: Boolean(s.image || s.build) }).toEqual({ name, source: true });
@@ -113,5 +116,48 @@ describe('docker-compose.yml (issue 15)', () => {
     expect(dockerfile).toContain('npm ci');
     expect(dockerfile).toContain('npm run build');
     expect(readFileSync(join(ROOT, '.dockerignore'), 'utf8')).toMatch(/^node_modules$/m);
+  });
+
+  it('profile ha: a streaming standby, two Redis replicas, three Sentinels, the contract names (issue 22)', () => {
+    type Service = {
+      profiles?: string[];
+      command?: unknown;
+      entrypoint?: unknown;
+      environment?: Record<string, string>;
+      healthcheck?: { test?: unknown };
+    };
+    const doc = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+      services: Record<string, Service>;
+      configs: Record<string, { content?: string }>;
+    };
+    const ha = Object.entries(doc.services).filter(([, s]) => s.profiles?.includes('ha'));
+    expect(ha.map(([name]) => name).sort()).toEqual([
+      'postgres-standby',
+      'redis-replica-1',
+      'redis-replica-2',
+      'sentinel-1',
+      'sentinel-2',
+      'sentinel-3',
+    ]);
+    for (const [name, s] of ha) {
+      expect({ name, healthcheck: Array.isArray(s.healthcheck?.test) }).toEqual({
+        name,
+        healthcheck: true,
+      });
+    }
+    expect(JSON.stringify(doc.services['postgres-standby'].entrypoint)).toContain('pg_basebackup');
+    expect(JSON.stringify(doc.services['redis-replica-1'].command)).toContain('--replicaof');
+    for (const n of [1, 2, 3]) {
+      const command = JSON.stringify(doc.services[`sentinel-${n}`].command);
+      expect(command).toContain('sentinel monitor seo redis 6379 2');
+      expect(command).toContain('--sentinel');
+    }
+    expect(doc.configs['pg-replication'].content).toContain('host replication');
+    for (const app of ['api', 'worker']) {
+      const env = doc.services[app].environment!;
+      expect(env.REDIS_SENTINELS).toBe('${REDIS_SENTINELS:-}');
+      expect(env.REDIS_SENTINEL_MASTER).toBe('seo');
+      expect(env.DATABASE_READ_URL).toBe('${DATABASE_READ_URL:-}');
+    }
   });
 });

@@ -3,12 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { dataSourceOptions } from './data-source-options';
 import { RedisModule } from './redis.module';
+import { ReadSql } from './read-sql';
 import { Sql } from './sql';
 import { DependencyHealth } from './dependency-health';
 
 /**
  * PostgreSQL (TypeORM, migrations only, never synchronize), the `Sql` helper repositories run
- * statements through, and Redis. Global: connections are process-wide, like config.
+ * statements through, `ReadSql` for the reads a hot standby may serve, and Redis. Global: connections are process-wide, like config.
  */
 @Global()
 @Module({
@@ -23,7 +24,7 @@ import { DependencyHealth } from './dependency-health';
     }),
     RedisModule,
   ],
-  providers: [Sql, DependencyHealth],
-  exports: [TypeOrmModule, RedisModule, Sql, DependencyHealth],
+  providers: [Sql, ReadSql, DependencyHealth],
+  exports: [TypeOrmModule, RedisModule, Sql, ReadSql, DependencyHealth],
 })
 export class DatabaseModule {}

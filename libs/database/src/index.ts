@@ -10,6 +10,7 @@ export * from './redis-subscription';
 export * from './dependency-health';
 export { runMigrations, ensureDatabase } from './cli/migrate';
 export * from './sql';
+export * from './read-sql';
 export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   AiVisibilityCompetitorEntity,
   AiVisibilityProjectEntity,
+  ReadSql,
   Sql,
   upserted,
 } from '@app/database';
@@ -53,22 +54,30 @@ export const MAX_COMPETITORS = 20;
  */
 @Injectable()
 export class AiVisibilityRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly reads: ReadSql,
+  ) {}
 
   listProjects(accountId: number): Promise<AiVisibilityProjectEntity[]> {
-    return this.sql
-      .repository(AiVisibilityProjectEntity)
-      .find({ where: { accountId }, order: { id: 'ASC' } });
+    return this.reads.read((sql) =>
+      sql
+        .repository(AiVisibilityProjectEntity)
+        .find({ where: { accountId }, order: { id: 'ASC' } }),
+    );
   }
 
   project(accountId: number, projectId: number): Promise<AiVisibilityProjectEntity | null> {
-    return this.sql.repository(AiVisibilityProjectEntity).findOneBy({ id: projectId, accountId });
+    return this.reads.read((sql) =>
+      sql.repository(AiVisibilityProjectEntity).findOneBy({ id: projectId, accountId }),
+    );
   }
 
   /** The newest scan of the project with the sum of its competitors' mentions. */
   async latestSnapshot(accountId: number, projectId: number): Promise<SnapshotRow | null> {
-    const row = await this.sql.one<SnapshotRow>(
-      `SELECT s.id, to_char(s.snapshot_date, 'YYYY-MM-DD') AS snapshot_date, s.geo_score, s.mention_rate,
+    const row = await this.reads.read((sql) =>
+      sql.one<SnapshotRow>(
+        `SELECT s.id, to_char(s.snapshot_date, 'YYYY-MM-DD') AS snapshot_date, s.geo_score, s.mention_rate,
               s.avg_position, s.sentiment_avg, s.citation_rate, s.competition_score, s.prompts_evaluated,
               s.brand_mentions,
               (SELECT COALESCE(sum(c.mention_count), 0) FROM ai_visibility_competitors c WHERE c.snapshot_id = s.id)
@@ -76,18 +85,21 @@ export class AiVisibilityRepository {
        FROM ai_visibility_snapshots s
        WHERE s.project_id = $1 AND s.account_id = $2
        ORDER BY s.snapshot_date DESC LIMIT 1`,
-      [projectId, accountId],
+        [projectId, accountId],
+      ),
     );
     return row ?? null;
   }
 
   /** Top competitors of a snapshot by mention count; ties by domain. */
   topCompetitors(accountId: number, snapshotId: number): Promise<AiVisibilityCompetitorEntity[]> {
-    return this.sql.repository(AiVisibilityCompetitorEntity).find({
-      where: { snapshotId, accountId },
-      order: { mentionCount: 'DESC', competitorDomain: 'ASC' },
-      take: MAX_COMPETITORS,
-    });
+    return this.reads.read((sql) =>
+      sql.repository(AiVisibilityCompetitorEntity).find({
+        where: { snapshotId, accountId },
+        order: { mentionCount: 'DESC', competitorDomain: 'ASC' },
+        take: MAX_COMPETITORS,
+      }),
+    );
   }
 
   /** Creates the project, or updates the account's project of the same domain and engine. null: no such account. */

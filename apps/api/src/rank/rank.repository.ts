@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   RankProjectEntity,
+  ReadSql,
   SERP_FEATURES,
   SerpFeature,
   Sql,
@@ -49,14 +50,20 @@ export type TrackedKeywordRow = Pick<
 
 /**
  * Rank tracking: the reads of /rank/keywords and /rank/history (ownership is part of every
- * statement) and the writes of the admin ingestion (upserts on the natural keys).
+ * statement; on the read standby when one is in use, `ReadSql`) and the writes of the admin
+ * ingestion (upserts on the natural keys, on the primary).
  */
 @Injectable()
 export class RankRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly reads: ReadSql,
+  ) {}
 
   projectOwned(accountId: number, projectId: number): Promise<boolean> {
-    return this.sql.repository(RankProjectEntity).existsBy({ id: projectId, accountId });
+    return this.reads.read((sql) =>
+      sql.repository(RankProjectEntity).existsBy({ id: projectId, accountId }),
+    );
   }
 
   /**
@@ -79,12 +86,13 @@ export class RankRepository {
     // docs/performance.md "Your-data at agency scale"), one per shape so that each keeps
     // its own plan: with project_id the range scan starts at the project.
     const byProject = projectId !== null;
-    const rows = await this.sql.preparedArrays<[number, string, string, string | null]>(
-      byProject ? 'rank_keywords_json_project' : 'rank_keywords_json_account',
-      // The page of keywords first: an ordered range scan of tracked_keywords_account_idx
-      // that stops after $3 rows (a join inside would make the planner misjudge the row count
-      // and sort every keyword of the account). json_latest is null when it is after $4.
-      `SELECT k.id, k.json_head, p.json_members,
+    const rows = await this.reads.read((sql) =>
+      sql.preparedArrays<[number, string, string, string | null]>(
+        byProject ? 'rank_keywords_json_project' : 'rank_keywords_json_account',
+        // The page of keywords first: an ordered range scan of tracked_keywords_account_idx
+        // that stops after $3 rows (a join inside would make the planner misjudge the row count
+        // and sort every keyword of the account). json_latest is null when it is after $4.
+        `SELECT k.id, k.json_head, p.json_members,
               CASE WHEN k.latest_check_date > $4::date THEN NULL ELSE k.json_latest END
        FROM (
          SELECT k.id, k.account_id, k.project_id, k.latest_check_date, k.json_head, k.json_latest
@@ -95,7 +103,8 @@ export class RankRepository {
        ) k
        JOIN rank_projects p ON p.id = k.project_id AND p.account_id = k.account_id
        ORDER BY k.project_id, k.id`,
-      [accountId, projectId, limit, today],
+        [accountId, projectId, limit, today],
+      ),
     );
     const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);
     const looked = ahead.length ? await this.latestJsonBefore(accountId, ahead, today) : null;
@@ -117,8 +126,9 @@ export class RankRepository {
     keywordIds: number[],
     today: string,
   ): Promise<Map<number, string>> {
-    const rows = await this.sql.rows<{ id: number; json: string }>(
-      `SELECT k.id, rank_latest_json(f.check_date, f.position, f.previous_position, f.landing_page,
+    const rows = await this.reads.read((sql) =>
+      sql.rows<{ id: number; json: string }>(
+        `SELECT k.id, rank_latest_json(f.check_date, f.position, f.previous_position, f.landing_page,
                 f.gsc_clicks, f.gsc_impressions, f.gsc_ctr, f.local_pack, f.featured_snippet,
                 f.ai_overview) AS json
        FROM tracked_keywords k
@@ -133,17 +143,20 @@ export class RankRepository {
          ORDER BY c.check_date DESC LIMIT 1
        ) f ON true
        WHERE k.account_id = $1 AND k.id = ANY($2::int[])`,
-      [accountId, keywordIds, today],
+        [accountId, keywordIds, today],
+      ),
     );
     return new Map(rows.map((r) => [r.id, r.json]));
   }
 
   async keywordHead(accountId: number, keywordId: number): Promise<KeywordHeadRow | null> {
-    const row = await this.sql.one<KeywordHeadRow>(
-      `SELECT k.id, k.keyword, p.id AS project_id, p.domain, p.name AS project
-       FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id
-       WHERE k.id = $1 AND k.account_id = $2`,
-      [keywordId, accountId],
+    const row = await this.reads.read((sql) =>
+      sql.one<KeywordHeadRow>(
+        `SELECT k.id, k.keyword, p.id AS project_id, p.domain, p.name AS project
+         FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id
+         WHERE k.id = $1 AND k.account_id = $2`,
+        [keywordId, accountId],
+      ),
     );
     return row ?? null;
   }
@@ -153,8 +166,9 @@ export class RankRepository {
    * (also when that check lies before the window).
    */
   history(accountId: number, keywordId: number, from: string, today: string): Promise<CheckRow[]> {
-    return this.sql.rows<CheckRow>(
-      `SELECT to_char(h.check_date, 'YYYY-MM-DD') AS check_date, h.position, h.previous_position,
+    return this.reads.read((sql) =>
+      sql.rows<CheckRow>(
+        `SELECT to_char(h.check_date, 'YYYY-MM-DD') AS check_date, h.position, h.previous_position,
               h.landing_page, h.gsc_clicks, h.gsc_impressions, h.gsc_ctr, h.gsc_average_position,
               ${SERP_FEATURES.map((f) => `h.${f}`).join(', ')}
        FROM (
@@ -164,7 +178,8 @@ export class RankRepository {
        ) h
        WHERE h.check_date >= $3::date
        ORDER BY h.check_date DESC`,
-      [keywordId, accountId, from, today],
+        [keywordId, accountId, from, today],
+      ),
     );
   }
 

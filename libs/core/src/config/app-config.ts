@@ -129,6 +129,8 @@ const schema = z
     PORT: int(1, 65535, 3000),
     DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://postgres@127.0.0.1:5432/seo_api'),
     REDIS_URL: url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+    DATABASE_READ_URL: url(['postgres:', 'postgresql:']),
+    DATABASE_READ_MAX_LAG_MS: int(0, 3_600_000, 5000),
     REDIS_SENTINELS: z
       .string()
       .optional()
@@ -304,6 +306,11 @@ export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
   /**
+   * DATABASE_READ_URL / DATABASE_READ_MAX_LAG_MS: a hot standby for the your-data reads, used
+   * while it answers and replays within maxLagMs (docs/your-data.md, "Read standby").
+   */
+  databaseRead: { url: string; maxLagMs: number } | null;
+  /**
    * REDIS_SENTINELS: when set, every Redis connection goes through these Sentinels to the
    * master named REDIS_SENTINEL_MASTER, and REDIS_URL is ignored (docs/reliability.md).
    */
@@ -436,6 +443,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL!,
     redisUrl: e.REDIS_URL!,
+    databaseRead: e.DATABASE_READ_URL
+      ? { url: e.DATABASE_READ_URL, maxLagMs: e.DATABASE_READ_MAX_LAG_MS }
+      : null,
     redisSentinels: e.REDIS_SENTINELS
       ? { nodes: e.REDIS_SENTINELS, master: e.REDIS_SENTINEL_MASTER }
       : null,

@@ -104,6 +104,16 @@ export const metrics = {
     help: 'GET /jobs/{id}?wait= requests currently waiting on this instance',
     registers,
   }),
+  standbyState: new Gauge({
+    name: 'db_standby_in_use',
+    help: 'Read standby (DATABASE_READ_URL): 1 while your-data reads go to it, 0 while they go to the primary (down or lagging), -1 when none is configured',
+    registers,
+  }),
+  standbyLagSeconds: new Gauge({
+    name: 'db_standby_lag_seconds',
+    help: 'Replay lag of the read standby as last checked (0 when caught up; NaN while down)',
+    registers,
+  }),
   dependencyUp: new Gauge({
     name: 'dependency_up',
     help: '1 while the dependency answers, 0 while it is down (as last seen by this process)',
