@@ -28,5 +28,15 @@ module.exports = {
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
     },
+    {
+      // npm run test:topology: starts its own PostgreSQL pair, Redis group, APIs and workers.
+      displayName: 'topology',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testMatch: ['<rootDir>/test/topology/**/*.topology-spec.ts'],
+      transform,
+      moduleNameMapper,
+    },
   ],
 };
