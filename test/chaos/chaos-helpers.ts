@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { Client } from 'pg';
-import { freePort } from '../helpers/processes';
+import { freePort, waitForPort } from '../helpers/processes';
 
 /** A throw-away redis-server on a free port (no persistence), stopped and restarted at will. */
 export class ChaosRedis {
@@ -88,23 +88,6 @@ export class PgProxy {
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
     return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  }
-}
-
-export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`port ${port} did not open`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

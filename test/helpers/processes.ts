@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 
 export const DIST = path.resolve(__dirname, '../../dist');
@@ -41,7 +42,6 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
 }
 
 export async function freePort(): Promise<number> {
-  const net = await import('node:net');
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -50,4 +50,22 @@ export async function freePort(): Promise<number> {
     });
     srv.on('error', reject);
   });
+}
+
+/** Resolves once something listens on 127.0.0.1:`port`. */
+export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} did not open`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -1,29 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { freePort } from './processes';
+import { freePort, waitForPort } from './processes';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`port ${port} did not open`);
-    await sleep(50);
-  }
-}
 
 /**
  * A Redis master with two replicas and three Sentinels, made of the machine's own
