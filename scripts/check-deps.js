@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /*
- * Are PostgreSQL (DATABASE_URL) and Redis (REDIS_URL, or one of REDIS_SENTINELS) reachable? `npm start` runs this first,
- * before building anything. On failure: one short message per missing service naming the
- * command that provides it, exit code 1, no stack trace. Also usable alone:
+ * Are PostgreSQL (DATABASE_URL) and Redis (REDIS_URL; with REDIS_SENTINELS, the master the
+ * Sentinels name) reachable? `npm start` runs this first, before building anything. On
+ * failure: one short message per missing service naming the command that provides it, exit
+ * code 1, no stack trace. Also usable alone:
  *   node scripts/check-deps.js
  */
 'use strict';
@@ -51,6 +52,139 @@ const SERVICES = [
   },
 ];
 
+/** `host:port,...` (IPv6 in brackets), as the typed config parses REDIS_SENTINELS; null when malformed. */
+function parseHostPorts(value) {
+  const nodes = [];
+  for (const raw of value.split(',')) {
+    const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(raw.trim());
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) return null;
+    nodes.push({ host: m[1].replace(/^\[(.*)\]$/, '$1'), port: Number(m[2]) });
+  }
+  return nodes.length ? nodes : null;
+}
+
+const INCOMPLETE = Symbol('incomplete');
+
+/** One RESP reply from the start of `text` (latin1): {value} or null while incomplete. */
+function parseReply(text) {
+  let i = 0;
+  const line = () => {
+    const end = text.indexOf('\r\n', i);
+    if (end < 0) throw INCOMPLETE;
+    const l = text.slice(i, end);
+    i = end + 2;
+    return l;
+  };
+  const value = () => {
+    const l = line();
+    const rest = l.slice(1);
+    switch (l[0]) {
+      case '+':
+        return rest;
+      case '-':
+        return { error: rest };
+      case ':':
+        return Number(rest);
+      case '_':
+        return null;
+      case '$': {
+        const n = Number(rest);
+        if (n < 0) return null;
+        if (text.length < i + n + 2) throw INCOMPLETE;
+        const v = text.slice(i, i + n);
+        i += n + 2;
+        return v;
+      }
+      case '*': {
+        const n = Number(rest);
+        if (n < 0) return null;
+        return Array.from({ length: n }, value);
+      }
+      default:
+        return { error: `unexpected reply ${JSON.stringify(l.slice(0, 40))}` };
+    }
+  };
+  try {
+    return { value: value() };
+  } catch (err) {
+    if (err === INCOMPLETE) return null;
+    throw err;
+  }
+}
+
+/** Sends one command on a fresh connection: {value} (the reply), or null when nothing answers. */
+function ask({ host, port }, args) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    let text = '';
+    const done = (reply) => {
+      socket.destroy();
+      resolve(reply);
+    };
+    socket.setTimeout(TIMEOUT_MS, () => done(null));
+    socket.once('error', () => done(null));
+    socket.once('close', () => done(null));
+    const command = args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('');
+    socket.once('connect', () => socket.write(`*${args.length}\r\n${command}`));
+    socket.on('data', (d) => {
+      text += d.toString('latin1');
+      const reply = parseReply(text);
+      if (reply) done(reply);
+    });
+  });
+}
+
+/**
+ * With REDIS_SENTINELS: asks the Sentinels, in order, for the master named
+ * REDIS_SENTINEL_MASTER (default seo) and checks that it answers PING, as the API and the
+ * worker will. One line naming what is wrong, or null.
+ */
+async function checkSentinels(list) {
+  const nodes = parseHostPorts(list);
+  if (!nodes) {
+    return 'REDIS_SENTINELS must be a comma-separated list of host:port (e.g. 10.0.0.5:26379,10.0.0.6:26379; IPv6 as [::1]:26379).';
+  }
+  const master = process.env.REDIS_SENTINEL_MASTER || 'seo';
+  const label = (n) => (n.host.includes(':') ? `[${n.host}]:${n.port}` : `${n.host}:${n.port}`);
+  let unknownMaster = false;
+  let refusal = null;
+  for (const node of nodes) {
+    const reply = await ask(node, ['SENTINEL', 'get-master-addr-by-name', master]);
+    if (!reply) continue;
+    const v = reply.value;
+    if (v === null) {
+      unknownMaster = true;
+    } else if (Array.isArray(v) && v.length === 2) {
+      const addr = { host: v[0], port: Number(v[1]) };
+      const pong = await ask(addr, ['PING']);
+      if (pong && pong.value === 'PONG') return null;
+      if (pong && pong.value && /^NOAUTH/.test(pong.value.error || '')) {
+        return (
+          `The Redis master "${master}" at ${label(addr)} (named by the Sentinel at ${label(node)}) ` +
+          'requires a password; REDIS_SENTINELS does not support Redis authentication yet.'
+        );
+      }
+      return (
+        `The Sentinel at ${label(node)} names ${label(addr)} as the Redis master "${master}", ` +
+        'but it does not answer PING.'
+      );
+    } else if (!refusal) {
+      refusal = `${label(node)} answered ${JSON.stringify(((v && v.error) || String(v)).trim())}`;
+    }
+  }
+  if (unknownMaster) {
+    return (
+      `The Redis Sentinels at ${list} do not monitor a master named "${master}" ` +
+      '(REDIS_SENTINEL_MASTER; default seo).'
+    );
+  }
+  if (refusal) return `A Redis Sentinel was expected at REDIS_SENTINELS, but ${refusal}.`;
+  return (
+    `No Redis Sentinel is reachable at ${list} (REDIS_SENTINELS). Start them, or unset ` +
+    'REDIS_SENTINELS to use REDIS_URL.'
+  );
+}
+
 /** The problems, one line each (empty when both answer). */
 async function checkDependencies() {
   const sentinels = (process.env.REDIS_SENTINELS || '').trim();
@@ -59,20 +193,8 @@ async function checkDependencies() {
     : SERVICES;
   const results = await Promise.all(
     services.map(async (s) => {
-      if (s.sentinels) {
-        // With Sentinel, one answering Sentinel is enough to find the master.
-        const nodes = s.sentinels.split(',').map((n) => {
-          const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(n.trim());
-          return m ? { host: m[1], port: Number(m[2]) } : null;
-        });
-        if (nodes.some((n) => n === null)) return 'REDIS_SENTINELS is not a list of host:port.';
-        const answers = await Promise.all(nodes.map(reachable));
-        if (answers.some(Boolean)) return null;
-        return (
-          `No Redis Sentinel is reachable at ${s.sentinels} (REDIS_SENTINELS). Start them, or unset ` +
-          'REDIS_SENTINELS to use REDIS_URL.'
-        );
-      }
+      // With Sentinel, REDIS_URL is ignored: the Sentinels name the master.
+      if (s.sentinels) return checkSentinels(s.sentinels);
       const t = s.target();
       if (t.invalid) return `${s.env} is not a valid URL.`;
       if (await reachable(t)) return null;

@@ -3,18 +3,21 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import Redis from 'ioredis';
 import { ConfigError, loadConfig } from '@app/core';
-import { REDIS, Sql } from '@app/database';
+import { REDIS, Sql, redisTargetLabel } from '@app/database';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
-  loadConfig(); // fail fast with a message naming the bad variable
+  const config = loadConfig(); // fail fast with a message naming the bad variable
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   const logger = app.get(Logger);
   app.useLogger(logger);
   app.enableShutdownHooks();
   await app.get(Sql).ping();
   await app.get<Redis>(REDIS).ping();
-  logger.log('Worker ready: connected to PostgreSQL and Redis', 'Worker');
+  logger.log(
+    `Worker ready: connected to PostgreSQL and Redis (${redisTargetLabel(config)})`,
+    'Worker',
+  );
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => logger.log(`Worker received ${signal}, shutting down`, 'Worker'));
   }
