@@ -4,7 +4,7 @@
  *
  *   node scripts/mcp-conformance.js          (needs PostgreSQL and Redis like npm start)
  *
- * 1. compiles into dist/ when a source is newer (tsc + tsc-alias; never `rm -rf dist`),
+ * 1. compiles into dist/ when a source is newer (tsc + tsc-alias + copy-web; never `rm -rf dist`),
  * 2. starts its own API instance: own database (seo_mcp_check_<pid>, created by the migration,
  *    dropped at the end), own Redis prefix, a free port, the sandbox data provider, an admin token,
  * 3. creates an Agency account and key through the admin API,
@@ -64,7 +64,7 @@ function newestMtime(dir) {
 function compileIfStale() {
   const built = fs.existsSync(entries.api) ? fs.statSync(entries.api).mtimeMs : 0;
   if (built && ['apps', 'libs'].every((d) => newestMtime(path.join(root, d)) <= built)) return;
-  console.log('Compiling (tsc -p tsconfig.build.json && tsc-alias)...');
+  console.log('Compiling (tsc -p tsconfig.build.json && tsc-alias, then the page files)...');
   const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'inherit',
@@ -75,6 +75,8 @@ function compileIfStale() {
     stdio: 'inherit',
   });
   if (alias.status !== 0) throw new Error('tsc-alias failed');
+  const web = spawnSync('node', ['scripts/copy-web.js'], { cwd: root, stdio: 'inherit' });
+  if (web.status !== 0) throw new Error('copying the page templates and assets failed');
 }
 
 const freePort = () =>

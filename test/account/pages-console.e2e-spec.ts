@@ -64,12 +64,8 @@ describe('Account pages: the console', () => {
     expect(hiddenValue(html, 'csrf_token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // Our own script and stylesheet only; no inline script.
-    expect(html).toMatch(
-      /<script src="\/account\/assets\/account-console\.js\?v=[0-9a-f]{12}" defer><\/script>/,
-    );
-    expect(html).toMatch(
-      /<link rel="stylesheet" href="\/account\/assets\/account\.css\?v=[0-9a-f]{12}">/,
-    );
+    expect(html).toMatch(/<script src="\/assets\/console\.[0-9a-f]{12}\.js" defer><\/script>/);
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/site\.[0-9a-f]{12}\.css">/);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/ style="/);
     for (const m of html.matchAll(/(?:src|href|action)="([^"]*)"/g)) expect(m[1]).toMatch(/^[/#]/);
@@ -243,11 +239,23 @@ describe('Account pages: the console', () => {
     expect(css.headers['content-type']).toMatch(/^text\/css/);
     expect(css.text).not.toMatch(/@import|url\(/);
 
-    expect((await t.http().get('/account/assets/account.css')).headers['cache-control']).toBe(
-      'no-cache',
-    );
-    expect((await t.http().get('/account/assets/nope.js')).status).toBe(404);
-    expect((await t.http().get('/account/assets/__proto__')).status).toBe(404);
+    // Content-hashed names: /assets/<name>.<12 hex digits of SHA-256>.<ext>.
+    expect(scriptUrl).toMatch(/^\/assets\/console\.[0-9a-f]{12}\.js$/);
+    expect(cssUrl).toMatch(/^\/assets\/site\.[0-9a-f]{12}\.css$/);
+    // Another hash (a page from before a deploy): today's file, revalidated every time.
+    const stale = await t.http().get('/assets/site.000000000000.css');
+    expect(stale.status).toBe(200);
+    expect(stale.headers['cache-control']).toBe('no-cache');
+    expect(stale.text).toBe(css.text);
+    for (const path of [
+      '/assets/site.css',
+      '/assets/nope.000000000000.js',
+      '/assets/__proto__',
+      '/assets/..%2Fpage-assets.000000000000.ts',
+      '/account/assets/account.css',
+    ]) {
+      expect({ path, status: (await t.http().get(path)).status }).toEqual({ path, status: 404 });
+    }
   });
 
   it('the session cookie of the console never shows in the page', async () => {

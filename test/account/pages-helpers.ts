@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request, { Response } from 'supertest';
 import { AdminClient, Plan, TestAccount } from '../helpers/fixtures';
+import { decodeEntities } from '../helpers/html';
 
 /** A person of an account, created through the admin API (not signed in). */
 export interface PagePerson {
@@ -35,7 +36,7 @@ export const cookiePair = (line: string | undefined): string => (line ?? '').spl
 /** The value of the hidden input `name` of a page (first match). */
 export function hiddenValue(html: string, name: string): string | null {
   const m = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html);
-  return m ? m[1] : null;
+  return m ? decodeEntities(m[1]) : null;
 }
 
 /** Loads the sign-in form: its CSRF token and the cookie that goes with it. */

@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import { TestApp, TestAppOptions, createTestApp } from '../helpers/test-app';
 import { AdminClient, Plan, TestAccount } from '../helpers/fixtures';
+import { decodeEntities } from '../helpers/html';
 
 /**
  * The app with PUBLIC_BASE_URL equal to the address it really answers on (the issuer, the
@@ -79,12 +80,7 @@ export class Browser {
 export function hiddenInputs(html: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    out[m[1]] = m[2]
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
+    out[m[1]] = decodeEntities(m[2]);
   }
   return out;
 }

@@ -15,6 +15,7 @@ import { RankModule } from './rank/rank.module';
 import { GscModule } from './gsc/gsc.module';
 import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
 import { AccountAreaModule } from './account-area/account-area.module';
+import { PagesModule } from './pages/pages.module';
 import { McpModule } from './mcp/mcp.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OpsModule } from './ops/ops.module';
@@ -39,6 +40,7 @@ import { OpsModule } from './ops/ops.module';
     GscModule,
     AiVisibilityModule,
     AccountAreaModule,
+    PagesModule,
     McpModule,
     OAuthModule,
   ],

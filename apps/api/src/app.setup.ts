@@ -6,6 +6,7 @@ import { EnvelopeExpressAdapter, accessLog, bodyBounds, requestIdMiddleware } fr
 import { rootLoggerFor } from '@app/logging';
 import { httpMetrics } from './ops/http-metrics';
 import { installOps } from './ops/ops.setup';
+import { installPages } from './pages/pages.module';
 
 export const BODY_LIMIT = '10mb';
 
@@ -58,5 +59,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
 
   // Public OpenAPI (/docs), admin OpenAPI (/admin/docs), queue dashboard (/admin/queues): docs/operations.md.
   installOps(app);
+  // The pages' view engine (account area, OAuth pages, audit reports): pages/page-views.ts.
+  installPages(app);
   return app;
 }

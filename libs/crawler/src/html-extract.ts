@@ -7,7 +7,7 @@ type ModuleBuiltin = typeof nodeModule;
  * replaces `require` and even `module.createRequire`, so the runtime's own loader is taken from
  * process.getBuiltinModule (Node ≥ 20.16) when available.
  */
-function loadHtmlparser2(): Htmlparser2 {
+export function loadHtmlparser2(): Htmlparser2 {
   const getBuiltin = (process as unknown as { getBuiltinModule?: (id: string) => unknown })
     .getBuiltinModule;
   const mod = getBuiltin ? (getBuiltin('node:module') as ModuleBuiltin) : nodeModule;

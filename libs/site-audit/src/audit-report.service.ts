@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { AuditsRepository } from './audits.repository';
+import { AuditReport, AuditsRepository } from './audits.repository';
 import { isAuditId } from './ids';
-import { renderAuditReport } from './report-page';
 
-/** The HTML report page of a stored audit. */
+/** A stored audit with its pages, for the HTML report (rendered by the API's report view). */
 @Injectable()
 export class AuditReportService {
   constructor(private readonly audits: AuditsRepository) {}
 
-  /** The report page, or null when there is no such audit (a malformed id is not looked up). */
-  async render(auditId: string): Promise<string | null> {
+  /** The audit and its pages, or null when there is no such audit (a malformed id is not looked up). */
+  async find(auditId: string): Promise<AuditReport | null> {
     if (!isAuditId(auditId)) return null;
-    const report = await this.audits.findReport(auditId);
-    return report ? renderAuditReport(report) : null;
+    return this.audits.findReport(auditId);
   }
 }

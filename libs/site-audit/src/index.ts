@@ -5,7 +5,6 @@ export * from './progress-reporter';
 export * from './crawl-failure';
 export * from './job-record.mapper';
 export * from './audit.mapper';
-export * from './report-page';
 export * from './site-audit.queue';
 export type { AuditReport } from './audits.repository';
 export * from './job-events';

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig, ApiError, nextMonthStart, Clock } from '@app/core';
@@ -12,20 +12,17 @@ import {
 import { Public } from '@app/gateway';
 import { UsageService } from '../usage/usage.service';
 import {
+  CONSOLE_PAGE,
   CONSOLE_PATH,
-  CSRF_FIELD,
   ConsoleQuota,
-  PAGE_ASSETS,
   SIGN_IN_CSRF_COOKIE,
   SIGN_IN_CSRF_MAX_AGE_SECONDS,
+  SIGN_IN_PAGE,
   SIGN_IN_PATH,
-  newCsrfToken,
-  renderConsole,
-  renderMessage,
-  renderSignIn,
+  SignInView,
+  consolePage,
   safeReturnTo,
-  sessionCsrfToken,
-  tokensMatch,
+  signInPage,
 } from './account-pages';
 import {
   clearSessionCookie,
@@ -34,7 +31,9 @@ import {
   readSessionToken,
   setSessionCookie,
 } from './session-cookie';
-import { pageHeaders, readForm } from './page-http';
+import { CSRF_FIELD, newCsrfToken, sessionCsrfToken, tokensMatch } from '../pages/csrf';
+import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
+import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-http';
 
 const CSRF_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -47,7 +46,7 @@ const QUOTA_NAMES: Array<[string, string]> = [
 
 /**
  * The account pages: GET/POST /account/sign-in, GET /account (the console), POST
- * /account/sign-out, and their stylesheet and script under /account/assets. Outside the
+ * /account/sign-out (their stylesheet and script are served under /assets). Outside the
  * API-key pipeline; cross-site POSTs are refused by the global SameOriginGuard before these
  * handlers run, and every form carries a CSRF token checked here (sign-in: double submit
  * against a short-lived cookie; sign-out: derived from the session).
@@ -79,26 +78,22 @@ export class AccountPagesController {
   ): Promise<void> {
     const target = safeReturnTo(returnTo);
     if (await this.currentSession(req)) {
-      this.redirect(res, target ?? CONSOLE_PATH);
+      redirectPage(res, target ?? CONSOLE_PATH);
       return;
     }
     const csrf = this.signInCsrf(req, res);
-    this.html(
-      res,
-      200,
-      renderSignIn({
-        csrfToken: csrf,
-        returnTo: target,
-        notice: signedOut === '1' ? 'You are signed out.' : undefined,
-      }),
-    );
+    await this.sendSignIn(res, 200, {
+      csrfToken: csrf,
+      returnTo: target,
+      notice: signedOut === '1' ? 'You are signed out.' : undefined,
+    });
   }
 
   @Post('sign-in')
   async signIn(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = await readForm(req);
     if (form === null) {
-      this.html(res, 413, this.signInForm(req, res, {}, 'The form sent too much data.'));
+      await this.signInForm(req, res, 413, {}, 'The form sent too much data.');
       return;
     }
     const email = (form.get('email') ?? '').slice(0, 254);
@@ -109,11 +104,11 @@ export class AccountPagesController {
     const cookieToken = readCookie(req, SIGN_IN_CSRF_COOKIE);
     if (!tokensMatch(form.get(CSRF_FIELD), cookieToken)) {
       const message = 'Your sign-in form expired or was not sent from this site. Please try again.';
-      this.html(res, 403, this.signInForm(req, res, view, message, true));
+      await this.signInForm(req, res, 403, view, message, true);
       return;
     }
     if (email.trim() === '' || password === '') {
-      this.html(res, 401, this.signInForm(req, res, view, 'Enter your email and your password.'));
+      await this.signInForm(req, res, 401, view, 'Enter your email and your password.');
       return;
     }
     try {
@@ -122,7 +117,7 @@ export class AccountPagesController {
       if (previous) await this.sessions.end(previous);
       setSessionCookie(res, signedIn.token, this.secure);
       this.clearSignInCsrf(res);
-      this.redirect(res, returnTo ?? CONSOLE_PATH);
+      redirectPage(res, returnTo ?? CONSOLE_PATH);
     } catch (err) {
       if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 429)) throw err;
       for (const [name, value] of Object.entries(err.headers ?? {})) {
@@ -130,7 +125,7 @@ export class AccountPagesController {
       }
       const message =
         err.status === 429 ? tooManyAttempts(err.meta?.retry_after) : 'Invalid email or password.';
-      this.html(res, err.status, this.signInForm(req, res, view, message));
+      await this.signInForm(req, res, err.status, view, message);
     }
   }
 
@@ -138,7 +133,7 @@ export class AccountPagesController {
   async console(@Req() req: Request, @Res() res: Response): Promise<void> {
     const signedIn = await this.currentSession(req);
     if (!signedIn) {
-      this.redirect(res, SIGN_IN_PATH);
+      redirectPage(res, SIGN_IN_PATH);
       return;
     }
     const { session, token } = signedIn;
@@ -151,7 +146,7 @@ export class AccountPagesController {
       // The account is gone: the session is worthless.
       await this.sessions.end(token);
       clearSessionCookie(res, this.secure);
-      this.redirect(res, SIGN_IN_PATH);
+      redirectPage(res, SIGN_IN_PATH);
       return;
     }
     const record = usage.record;
@@ -159,10 +154,12 @@ export class AccountPagesController {
       const figure = (record.quotas as Record<string, { used: number; limit: number }>)[member];
       return { name, used: figure?.used ?? 0, limit: figure?.limit ?? 0 };
     });
-    this.html(
+    pageHeaders(res);
+    await renderPage(
       res,
       200,
-      renderConsole({
+      CONSOLE_PAGE,
+      consolePage({
         csrfToken: sessionCsrfToken(token),
         email: session.email,
         accountName: account.name,
@@ -192,44 +189,23 @@ export class AccountPagesController {
     const session = token ? await this.sessions.resolve(token) : null;
     if (!token || !session) {
       clearSessionCookie(res, this.secure);
-      this.redirect(res, `${SIGN_IN_PATH}?signed_out=1`);
+      redirectPage(res, `${SIGN_IN_PATH}?signed_out=1`);
       return;
     }
     if (!tokensMatch(form.get(CSRF_FIELD), sessionCsrfToken(token))) {
-      this.html(
-        res,
-        403,
-        renderMessage(
-          'Not signed out',
-          'This sign-out form expired or was not sent from this site, so nothing changed.',
-          CONSOLE_PATH,
-          'Back to your account',
-        ),
-      );
+      const page: MessagePage = {
+        title: 'Not signed out',
+        message: 'This sign-out form expired or was not sent from this site, so nothing changed.',
+        link: CONSOLE_PATH,
+        linkText: 'Back to your account',
+      };
+      pageHeaders(res);
+      await renderPage(res, 403, MESSAGE_PAGE, page);
       return;
     }
     await this.sessions.end(token);
     clearSessionCookie(res, this.secure);
-    this.redirect(res, `${SIGN_IN_PATH}?signed_out=1`);
-  }
-
-  @Get('assets/:name')
-  asset(@Param('name') name: string, @Res() res: Response, @Query('v') v?: unknown): void {
-    const asset = Object.prototype.hasOwnProperty.call(PAGE_ASSETS, name)
-      ? PAGE_ASSETS[name]
-      : undefined;
-    res.removeHeader('Access-Control-Allow-Origin');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (!asset) {
-      res.status(404).type('text/plain; charset=utf-8').send('Not found');
-      return;
-    }
-    // Versioned URLs (the pages link ?v=<content hash>) never change.
-    res.setHeader(
-      'Cache-Control',
-      v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache',
-    );
-    res.status(200).type(asset.type).send(asset.body);
+    redirectPage(res, `${SIGN_IN_PATH}?signed_out=1`);
   }
 
   // -------------------------------------------------------------------------------------
@@ -264,22 +240,21 @@ export class AccountPagesController {
   private signInForm(
     req: Request,
     res: Response,
+    status: number,
     view: { email?: string; returnTo?: string | null },
     error: string,
     renewCsrf = false,
-  ): string {
-    return renderSignIn({ ...view, error, csrfToken: this.signInCsrf(req, res, renewCsrf) });
+  ): Promise<void> {
+    return this.sendSignIn(res, status, {
+      ...view,
+      error,
+      csrfToken: this.signInCsrf(req, res, renewCsrf),
+    });
   }
 
-  private html(res: Response, status: number, body: string): void {
+  private sendSignIn(res: Response, status: number, view: SignInView): Promise<void> {
     pageHeaders(res);
-    res.status(status).type('text/html; charset=utf-8').send(body);
-  }
-
-  private redirect(res: Response, location: string): void {
-    pageHeaders(res);
-    res.status(303).setHeader('Location', location);
-    res.end();
+    return renderPage(res, status, SIGN_IN_PAGE, signInPage(view));
   }
 }
 

@@ -11,16 +11,12 @@ import {
 } from '@app/oauth';
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import {
-  CSRF_FIELD,
-  SIGN_IN_PATH,
-  renderMessage,
-  sessionCsrfToken,
-  tokensMatch,
-} from '../account-area/account-pages';
+import { SIGN_IN_PATH } from '../account-area/account-pages';
+import { CSRF_FIELD, sessionCsrfToken, tokensMatch } from '../pages/csrf';
+import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
+import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-http';
 import { McpOAuthProvider } from './oauth-provider';
-import { ConsentRequest, renderAuthorizeError } from './oauth-pages';
-import { pageHeaders, readForm } from '../account-area/page-http';
+import { AUTHORIZE_ERROR_PAGE, ConsentRequest, authorizeErrorPage } from './oauth-pages';
 import { authorizationRedirect, runSdkRouter } from './oauth-http';
 
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
@@ -67,18 +63,15 @@ export class OAuthAuthorizeController {
     if (form === null) return this.errorPage(res, 'The form sent too much data.', 413);
     const signedIn = await this.provider.currentSession(req);
     if (!signedIn) {
+      const page: MessagePage = {
+        title: 'Signed out',
+        message:
+          'You are no longer signed in, so nothing was shared. Start the connection again from the app.',
+        link: SIGN_IN_PATH,
+        linkText: 'Sign in',
+      };
       pageHeaders(res);
-      res
-        .status(401)
-        .type('text/html; charset=utf-8')
-        .send(
-          renderMessage(
-            'Signed out',
-            'You are no longer signed in, so nothing was shared. Start the connection again from the app.',
-            SIGN_IN_PATH,
-            'Sign in',
-          ),
-        );
+      await renderPage(res, 401, MESSAGE_PAGE, page);
       return;
     }
     if (!tokensMatch(form.get(CSRF_FIELD), sessionCsrfToken(signedIn.token))) {
@@ -124,9 +117,7 @@ export class OAuthAuthorizeController {
         this.settings.issuer,
       );
     }
-    pageHeaders(res);
-    res.status(303).setHeader('Location', location);
-    res.end();
+    redirectPage(res, location);
   }
 
   private async authorize(
@@ -166,8 +157,8 @@ export class OAuthAuthorizeController {
     return { client, redirectUri };
   }
 
-  private errorPage(res: Response, message: string, status = 400): void {
+  private errorPage(res: Response, message: string, status = 400): Promise<void> {
     pageHeaders(res);
-    res.status(status).type('text/html; charset=utf-8').send(renderAuthorizeError(message));
+    return renderPage(res, status, AUTHORIZE_ERROR_PAGE, authorizeErrorPage(message));
   }
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { PAGE_CSP } from '../account-area/account-pages';
+import { PAGE_CSP } from '../pages/page-http';
 
 /**
  * The consent page's Content-Security-Policy: the account pages' strict policy, with the

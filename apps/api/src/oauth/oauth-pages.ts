@@ -1,7 +1,14 @@
-import { CSRF_FIELD, esc, layout, planTitle } from '../account-area/account-pages';
+import { planTitle } from '../account-area/account-pages';
+
+/**
+ * The OAuth pages' view models: the consent page (views/consent.hbs) and the page for an
+ * authorization request that cannot be sent back to the app (views/authorize-error.hbs).
+ */
 
 /** Where the consent form posts. */
 export const CONSENT_PATH = '/oauth/authorize/decision';
+export const CONSENT_PAGE = 'oauth/views/consent';
+export const AUTHORIZE_ERROR_PAGE = 'oauth/views/authorize-error';
 
 /** What the consent form carries back (checked again when it is posted). */
 export interface ConsentRequest {
@@ -28,55 +35,51 @@ export interface ConsentView {
   request: ConsentRequest;
 }
 
+/** The model of views/consent.hbs. */
+export interface ConsentPage {
+  title: string;
+  csrfToken: string;
+  email: string;
+  accountName: string;
+  plan: string;
+  clientName: string;
+  /** Set when the client's identity is its metadata URL. */
+  clientIdUrl: string | null;
+  redirectHost: string;
+  scopes: Array<{ name: string; text: string }>;
+  /** The request's parameters, carried back as hidden inputs. */
+  hidden: Array<{ name: string; value: string }>;
+}
+
 const SCOPE_TEXT: Record<string, string> = {
   'seo:read':
     'Use the SEO data tools for your account: backlinks, keyword research, site audits, rank tracking, Search Console and AI-visibility data.',
 };
 
 /** The consent page: who asks, where it returns to, what it may do; approve or deny. */
-export function renderConsent(v: ConsentView): string {
-  const hidden = Object.entries(v.request)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`)
-    .join('\n');
-  const scopes = v.scopes
-    .map((s) => `<li><strong>${esc(s)}</strong>: ${esc(SCOPE_TEXT[s] ?? s)}</li>`)
-    .join('\n');
-  const identity = v.clientVerifiedByUrl
-    ? `Its identity is published at <code>${esc(v.clientId)}</code>.`
-    : 'The name was given by the app itself when it registered: connect only apps you started yourself.';
-  const body = `<header class="top"><span class="brand">SEO data API</span></header>
-<main id="main" class="narrow">
-<h1>Connect ${esc(v.clientName)}?</h1>
-<div class="card stack">
-<p><strong>${esc(v.clientName)}</strong> wants to use your account <strong>${esc(v.accountName)}</strong> (${esc(planTitle(v.plan))} plan), signed in as ${esc(v.email)}.</p>
-<p class="hint">${identity} After you decide, you return to <strong>${esc(v.redirectHost)}</strong>.</p>
-<h2>It will be able to</h2>
-<ul class="scopes">
-${scopes}
-</ul>
-<p class="hint">Its tool calls count against your plan exactly like API calls (monthly calls, quotas, credits). It never sees your password or your API keys. You can disconnect it at any time under “Connected apps” in your account.</p>
-<form method="post" action="${CONSENT_PATH}" class="stack">
-<input type="hidden" name="${CSRF_FIELD}" value="${esc(v.csrfToken)}">
-${hidden}
-<div class="copy-row">
-<button type="submit" name="decision" value="approve" class="primary">Allow access</button>
-<button type="submit" name="decision" value="deny">Deny</button>
-</div>
-</form>
-</div>
-</main>`;
-  return layout(`Connect ${v.clientName}`, body, false);
+export function consentPage(v: ConsentView): ConsentPage {
+  return {
+    title: `Connect ${v.clientName}`,
+    csrfToken: v.csrfToken,
+    email: v.email,
+    accountName: v.accountName,
+    plan: planTitle(v.plan),
+    clientName: v.clientName,
+    clientIdUrl: v.clientVerifiedByUrl ? v.clientId : null,
+    redirectHost: v.redirectHost,
+    scopes: v.scopes.map((s) => ({ name: s, text: SCOPE_TEXT[s] ?? s })),
+    hidden: Object.entries(v.request)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)
+      .map(([name, value]) => ({ name, value })),
+  };
 }
 
-/** An authorization request we cannot send back to the app (unknown client, unregistered redirect URI). */
-export function renderAuthorizeError(message: string): string {
-  const body = `<header class="top"><span class="brand">SEO data API</span></header>
-<main id="main" class="narrow">
-<h1>This connection request cannot be used</h1>
-<p class="alert alert-error" role="alert">${esc(message)}</p>
-<p class="hint">Nothing was shared. Start the connection again from the app; if this keeps happening, the app is misconfigured.</p>
-<p><a href="/account">Go to your account</a></p>
-</main>`;
-  return layout('Connection request refused', body, false);
+/** The model of views/authorize-error.hbs. */
+export interface AuthorizeErrorPage {
+  title: string;
+  message: string;
+}
+
+export function authorizeErrorPage(message: string): AuthorizeErrorPage {
+  return { title: 'Connection request refused', message };
 }

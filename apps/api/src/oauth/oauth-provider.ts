@@ -23,10 +23,11 @@ import type {
   OAuthTokenRevocationRequest,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { SIGN_IN_PATH, sessionCsrfToken } from '../account-area/account-pages';
+import { SIGN_IN_PATH } from '../account-area/account-pages';
 import { readSessionToken } from '../account-area/session-cookie';
-import { ConsentRequest, renderConsent } from './oauth-pages';
-import { pageHeaders } from '../account-area/page-http';
+import { sessionCsrfToken } from '../pages/csrf';
+import { pageHeaders, redirectPage, renderPage } from '../pages/page-http';
+import { CONSENT_PAGE, ConsentRequest, consentPage } from './oauth-pages';
 import { authorizationRedirect, consentPageCsp } from './oauth-http';
 
 /**
@@ -72,15 +73,12 @@ export class McpOAuthProvider implements OAuthServerProvider {
     const req = res.req as Request;
     const signedIn = await this.currentSession(req);
     if (!signedIn) {
-      pageHeaders(res);
       // The sign-in form returns to this request (a POSTed one as its GET equivalent).
       const original =
         req.method === 'POST'
           ? `${req.originalUrl.split('?')[0]}?${new URLSearchParams(req.body as Record<string, string>).toString()}`
           : req.originalUrl;
-      const back = `${SIGN_IN_PATH}?return_to=${encodeURIComponent(original)}`;
-      res.status(303).setHeader('Location', back);
-      res.end();
+      redirectPage(res, `${SIGN_IN_PATH}?return_to=${encodeURIComponent(original)}`);
       return;
     }
     const { session, token } = signedIn;
@@ -100,23 +98,23 @@ export class McpOAuthProvider implements OAuthServerProvider {
       resource: params.resource?.href,
     };
     pageHeaders(res, consentPageCsp(params.redirectUri));
-    res
-      .status(200)
-      .type('text/html; charset=utf-8')
-      .send(
-        renderConsent({
-          csrfToken: sessionCsrfToken(token),
-          email: session.email,
-          accountName: account.name,
-          plan: account.plan,
-          clientName: client.client_name ?? client.client_id,
-          clientId: client.client_id,
-          clientVerifiedByUrl: client.client_id.startsWith('https://'),
-          redirectHost: hostOf(params.redirectUri),
-          scopes,
-          request,
-        }),
-      );
+    await renderPage(
+      res,
+      200,
+      CONSENT_PAGE,
+      consentPage({
+        csrfToken: sessionCsrfToken(token),
+        email: session.email,
+        accountName: account.name,
+        plan: account.plan,
+        clientName: client.client_name ?? client.client_id,
+        clientId: client.client_id,
+        clientVerifiedByUrl: client.client_id.startsWith('https://'),
+        redirectHost: hostOf(params.redirectUri),
+        scopes,
+        request,
+      }),
+    );
   }
 
   /** After the consent form: a code for an approval, access_denied otherwise. */

@@ -1,5 +1,23 @@
 import type { Request, Response } from 'express';
-import { PAGE_CSP } from './account-pages';
+
+/**
+ * How the pages people use are sent: their headers, their forms, and rendering a template
+ * with `res.render` (the view engine is PageViews, set up by installPages).
+ */
+
+/** Strict: only this origin's files; no framing, no plugins, forms post here only. */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "font-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** The most a page form may send (sign-in, sign-out, consent): far more than they need. */
 const FORM_LIMIT_BYTES = 16 * 1024;
@@ -38,4 +56,32 @@ export function pageHeaders(res: Response, csp = PAGE_CSP): void {
   res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('X-Robots-Tag', 'noindex, nofollow');
   res.setHeader('Cache-Control', 'no-store');
+}
+
+/**
+ * Renders a page template (`<feature>/views/<name>`, see PageViews) with its view model
+ * through Express's `res.render` and sends it. The caller has set the page's headers
+ * (pageHeaders, or the report's own). A rendering error rejects, so it reaches the app's
+ * exception filter like any other error (a 500 in the envelope, logged).
+ */
+export function renderPage(
+  res: Response,
+  status: number,
+  template: string,
+  model: object,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    res.render(template, model, (err: Error | null, html?: string) => {
+      if (err) return reject(err);
+      res.status(status).type('text/html; charset=utf-8').send(html);
+      resolve();
+    });
+  });
+}
+
+/** A page's 303 redirect, with the page headers. */
+export function redirectPage(res: Response, location: string): void {
+  pageHeaders(res);
+  res.status(303).setHeader('Location', location);
+  res.end();
 }

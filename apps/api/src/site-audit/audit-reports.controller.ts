@@ -2,11 +2,13 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '@app/gateway';
-import { AuditReportService, renderNotFound } from '@app/site-audit';
+import { AuditReportService } from '@app/site-audit';
+import { renderPage } from '../pages/page-http';
+import { REPORT_NOT_FOUND_PAGE, REPORT_PAGE, reportNotFoundPage, reportPage } from './report.view';
 
-/** No scripts, no outside resources, no framing; inline styles only. */
+/** No scripts, no outside resources, no framing; this origin's stylesheets only. */
 const CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * HTML audit reports at /reports/audits/:audit_id (outside /api/v1, no API key: the
@@ -24,15 +26,14 @@ export class AuditReportsController {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Robots-Tag', 'noindex, nofollow');
-    res.type('text/html; charset=utf-8');
-    const html = await this.reports.render(auditId);
-    if (html === null) {
-      res.status(404).setHeader('Cache-Control', 'no-store');
-      res.send(renderNotFound());
+    const report = await this.reports.find(auditId);
+    if (report === null) {
+      res.setHeader('Cache-Control', 'no-store');
+      await renderPage(res, 404, REPORT_NOT_FOUND_PAGE, reportNotFoundPage());
       return;
     }
     // A stored audit never changes.
-    res.status(200).setHeader('Cache-Control', 'private, max-age=3600');
-    res.send(html);
+    res.setHeader('Cache-Control', 'private, max-age=3600');
+    await renderPage(res, 200, REPORT_PAGE, reportPage(report));
   }
 }

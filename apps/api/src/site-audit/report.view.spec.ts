@@ -1,5 +1,8 @@
-import type { AuditReport } from './audits.repository';
-import { escapeHtml, renderAuditReport, safeLink } from './report-page';
+import type { AuditReport } from '@app/site-audit';
+import { httpLink } from '../pages/links';
+import { PageAssets } from '../pages/page-assets';
+import { PageViews } from '../pages/page-views';
+import { REPORT_PAGE, reportPage } from './report.view';
 
 const hostile = '<script>alert("x")</script>';
 
@@ -65,32 +68,42 @@ function report(): AuditReport {
   };
 }
 
+const views = new PageViews(new PageAssets());
+const renderAuditReport = (r: AuditReport): string => views.render(REPORT_PAGE, reportPage(r));
+
 describe('audit report page', () => {
   it('escapes everything that came from the crawled site (no markup injection)', () => {
     const html = renderAuditReport(report());
-    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('<img');
     expect(html).not.toContain('onerror=alert(1)>');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
   });
 
   it('links only http(s) URLs', () => {
-    expect(safeLink('javascript:alert(1)')).toBe('<span class="url">javascript:alert(1)</span>');
-    expect(safeLink('https://example.com/a?b="c"')).toContain(
-      'href="https://example.com/a?b=%22c%22"',
-    );
+    expect(httpLink('javascript:alert(1)')).toEqual({ href: null, text: 'javascript:alert(1)' });
+    expect(httpLink('https://example.com/a?b="c"').href).toBe('https://example.com/a?b=%22c%22');
     const html = renderAuditReport(report());
     expect(html).not.toContain('href="javascript:');
+    expect(html).toContain('<span class="url">javascript:alert(1)</span>');
   });
 
-  it('is readable on a phone: viewport meta and scores shown', () => {
+  it('is readable on a phone: viewport meta, its stylesheets, scores shown', () => {
     const html = renderAuditReport(report());
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/report\.[0-9a-f]{12}\.css">/);
+    expect(html).not.toContain('<style');
     expect(html).toContain('72.5');
     expect(html).toContain('Issues by rule');
   });
 
-  it('escapes the five HTML-significant characters', () => {
-    expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
+  it('sorts rules by severity, then by count', () => {
+    const r = report();
+    r.audit.ruleSummary = [
+      { rule: 'a', severity: 'notice', title: 'A', count: 9, urls: [] },
+      { rule: 'b', severity: 'critical', title: 'B', count: 1, urls: [] },
+      { rule: 'c', severity: 'critical', title: 'C', count: 5, urls: [] },
+    ];
+    expect(reportPage(r).rules.map((x) => x.rule)).toEqual(['c', 'b', 'a']);
   });
 });

@@ -1,0 +1,201 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadHtmlparser2 } from '@app/crawler';
+import type { AuditReport } from '@app/site-audit';
+import { CONSOLE_PAGE, SIGN_IN_PAGE, consolePage, signInPage } from '../account-area/account-pages';
+import {
+  AUTHORIZE_ERROR_PAGE,
+  CONSENT_PAGE,
+  authorizeErrorPage,
+  consentPage,
+} from '../oauth/oauth-pages';
+import {
+  REPORT_NOT_FOUND_PAGE,
+  REPORT_PAGE,
+  reportNotFoundPage,
+  reportPage,
+} from '../site-audit/report.view';
+import { MESSAGE_PAGE } from './message.view';
+import { API_SRC_DIR, PageAssets } from './page-assets';
+import { PageViews, templateFiles } from './page-views';
+
+/**
+ * Every page template, rendered with hostile values wherever a value can come from outside
+ * (labels, names, emails, client metadata, crawled URLs and text), must stay inert: no script
+ * but the page's own asset, no event-handler attribute, no inline style, no link or form
+ * target that is not this site or an http(s) URL, and the hostile text shown as text.
+ */
+const H = `"><script>window.pwned=1</script><img src=x onerror="alert(1)">'javascript:alert(1)`;
+const JS_URL = 'javascript:alert(document.domain)';
+
+const when = new Date('2026-11-21T10:00:00Z');
+
+function hostileReport(): AuditReport {
+  return {
+    audit: {
+      id: 'aud_AAAAAAAAAAAAAAAAAAAAAA',
+      jobId: 'job_AAAAAAAAAAAAAAAAAAAAAA',
+      accountId: 1,
+      startUrl: JS_URL,
+      domain: H,
+      maxPages: 10,
+      maxDepth: 3,
+      pagesCrawled: 1,
+      totalScore: 72.456,
+      geoScore: 40,
+      issuesCritical: 1,
+      issuesWarning: 0,
+      issuesNotice: 0,
+      issuesTotal: 1,
+      ruleSummary: [{ rule: H, severity: H, title: H, count: 1, urls: [JS_URL, H] }],
+      geoChecks: [{ check: H, passed: false, weight: 10, detail: H }],
+      truncated: true,
+      truncatedReason: null,
+      startedAt: when,
+      finishedAt: when,
+      createdAt: when,
+    },
+    pages: [
+      {
+        auditId: 'aud_AAAAAAAAAAAAAAAAAAAAAA',
+        position: 0,
+        url: `http://127.0.0.1:8080/?q=${H}`,
+        finalUrl: JS_URL,
+        status: 200,
+        depth: 0,
+        title: H,
+        metaDescription: H,
+        h1Count: 0,
+        wordCount: 12,
+        responseMs: 5,
+        bytes: 300,
+        canonical: `data:text/html,${H}`,
+        noindex: false,
+        issues: [{ rule: H, severity: H, url: JS_URL, detail: H }],
+      },
+    ],
+  };
+}
+
+/** A hostile model for every page template; a new template without one fails the test. */
+const MODELS: Record<string, object> = {
+  [SIGN_IN_PAGE]: signInPage({ csrfToken: H, email: H, returnTo: H, error: H, notice: H }),
+  [CONSOLE_PAGE]: consolePage({
+    csrfToken: H,
+    email: H,
+    accountName: H,
+    plan: H,
+    apiAccess: true,
+    callsUsed: 3,
+    callsLimit: 20,
+    resetsAt: when,
+    quotas: [{ name: H, used: 1, limit: 2 }],
+    credits: 5,
+    keys: [
+      { id: 1, label: H, prefix: H, createdAt: when, lastUsedAt: null, revokedAt: null },
+      { id: 2, label: JS_URL, prefix: H, createdAt: when, lastUsedAt: when, revokedAt: when },
+    ],
+  }),
+  [MESSAGE_PAGE]: { title: H, message: H, link: '/account', linkText: H },
+  [CONSENT_PAGE]: consentPage({
+    csrfToken: H,
+    email: H,
+    accountName: H,
+    plan: H,
+    clientName: H,
+    clientId: JS_URL,
+    clientVerifiedByUrl: true,
+    redirectHost: H,
+    scopes: [H, 'seo:read'],
+    request: {
+      client_id: H,
+      redirect_uri: JS_URL,
+      state: H,
+      code_challenge: H,
+      code_challenge_method: 'S256',
+      scope: H,
+      resource: H,
+    },
+  }),
+  [AUTHORIZE_ERROR_PAGE]: authorizeErrorPage(H),
+  [REPORT_PAGE]: reportPage(hostileReport()),
+  [REPORT_NOT_FOUND_PAGE]: reportNotFoundPage(),
+};
+
+interface Found {
+  scripts: string[];
+  problems: string[];
+  text: string;
+}
+
+const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'srcset', 'poster']);
+
+/** This site's path, or an http(s) URL. */
+const safeTarget = (v: string): boolean =>
+  /^#[a-z-]*$/.test(v) || (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\//i.test(v);
+
+const { Parser } = loadHtmlparser2();
+
+function inspect(html: string): Found {
+  const found: Found = { scripts: [], problems: [], text: '' };
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === 'script') {
+          if (!attrs.src) found.problems.push('inline <script>');
+          else found.scripts.push(attrs.src);
+        }
+        if (['img', 'iframe', 'object', 'embed', 'style', 'base', 'meta'].includes(name)) {
+          if (name !== 'meta' || attrs['http-equiv']) found.problems.push(`<${name}>`);
+        }
+        for (const [attr, value] of Object.entries(attrs)) {
+          if (attr.startsWith('on')) found.problems.push(`${name}[${attr}]`);
+          if (attr === 'style') found.problems.push(`${name}[style]`);
+          if (URL_ATTRIBUTES.has(attr) && !safeTarget(value)) {
+            found.problems.push(`${name}[${attr}=${value}]`);
+          }
+        }
+      },
+      ontext(text) {
+        found.text += text;
+      },
+    },
+    { decodeEntities: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  return found;
+}
+
+describe('every page is inert with hostile values', () => {
+  const views = new PageViews(new PageAssets());
+
+  it('has a hostile model for every page template', () => {
+    expect(views.names().sort()).toEqual(Object.keys(MODELS).sort());
+  });
+
+  it.each(Object.keys(MODELS))('%s', (name) => {
+    const html = views.render(name, MODELS[name]);
+    const found = inspect(html);
+    expect(found.problems).toEqual([]);
+    // Only the page's own scripts, from /assets.
+    for (const src of found.scripts) expect(src).toMatch(/^\/assets\/[a-z-]+\.[0-9a-f]{12}\.js$/);
+    // The hostile value is there, as text (escaped in the HTML).
+    if (name !== REPORT_NOT_FOUND_PAGE) {
+      expect(found.text).toContain('<script>window.pwned=1</script>');
+      expect(html).not.toContain('<script>window.pwned');
+    }
+  });
+
+  it('no template writes raw output ({{{ }}}) and no code builds HTML past the escaping', () => {
+    for (const file of templateFiles()) {
+      const source = readFileSync(join(API_SRC_DIR, file), 'utf8');
+      expect({ file, raw: source.includes('{{{') || source.includes('{{&') }).toEqual({
+        file,
+        raw: false,
+      });
+    }
+    const kit = readFileSync(join(__dirname, 'page-views.ts'), 'utf8');
+    expect(kit).not.toMatch(/SafeString|noEscape/);
+  });
+});
