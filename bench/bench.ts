@@ -24,6 +24,13 @@ const API_NODE_FLAGS = ['--max-semi-space-size=64'];
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const API_PORT = 3900;
 const BARE_PORT = 3901;
+/**
+ * BENCH_BASELINE_DIST: the dist/ of another build (e.g. the last release, built in a git
+ * worktree). Its API runs beside this one, on the same database and key, and is measured in
+ * the same alternating rounds: the change's cost without the machine's drift between runs.
+ */
+const BASELINE_DIST = process.env.BENCH_BASELINE_DIST;
+const BASELINE_PORT = 3905;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 /** The bare baselines (bench/bare-app.ts): no envelope, ours in the adapter, an interceptor. */
 const BARE_TARGETS = [
@@ -71,6 +78,15 @@ async function main(): Promise<void> {
     API_NODE_FLAGS,
     pinned,
   );
+  const baseline = BASELINE_DIST
+    ? await startProcess(
+        path.join(path.resolve(BASELINE_DIST), 'apps/api/src/main.js'),
+        { ...env, PORT: String(BASELINE_PORT) },
+        `http://127.0.0.1:${BASELINE_PORT}/health/live`,
+        API_NODE_FLAGS,
+        pinned,
+      )
+    : null;
   const bareVariants = await Promise.all(
     BARE_TARGETS.map(({ envelope, port }) =>
       startProcess(
@@ -113,7 +129,8 @@ async function main(): Promise<void> {
       ).json()) as { data: { key: string } }
     ).data.key;
 
-    // Alternate the targets round by round so drift on a shared machine hits all alike.
+    // Alternate the targets round by round (in reverse order every other round) so drift on a
+    // shared machine hits all alike.
     const targets = [
       ...BARE_TARGETS.map((b) => ({
         name: b.name,
@@ -125,15 +142,35 @@ async function main(): Promise<void> {
         url: `http://127.0.0.1:${API_PORT}/api/v1/usage`,
         headers: { Authorization: `Bearer ${key}` },
       },
+      ...(baseline
+        ? [
+            {
+              name: 'baseline build, full pipeline (GET /api/v1/usage)',
+              url: `http://127.0.0.1:${BASELINE_PORT}/api/v1/usage`,
+              headers: { Authorization: `Bearer ${key}` },
+            },
+          ]
+        : []),
     ];
     const runs: LoadResult[][] = targets.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       const warmup = round === 0 ? 3 : 1;
-      for (const [i, target] of targets.entries()) {
-        runs[i].push(
-          await load(target.name, target.url, target.headers, SECONDS, CONNECTIONS, warmup),
+      // Odd rounds run the targets in reverse order, so no target always follows another.
+      const order = [...targets.keys()];
+      if (round % 2 === 1) order.reverse();
+      const measured: LoadResult[] = [];
+      for (const i of order) {
+        const target = targets[i];
+        measured[i] = await load(
+          target.name,
+          target.url,
+          target.headers,
+          SECONDS,
+          CONNECTIONS,
+          warmup,
         );
       }
+      measured.forEach((m, i) => runs[i].push(m));
       console.log(
         `round ${round + 1}: ` +
           targets
@@ -142,7 +179,7 @@ async function main(): Promise<void> {
           ' req/s',
       );
     }
-    const [bareRuns, adapterRuns, interceptorRuns, fullRuns] = runs;
+    const [bareRuns, adapterRuns, interceptorRuns, fullRuns, baselineRuns] = runs;
     const results = runs.map(median);
     printTable(results);
     // Each round measures every target back to back; the median of the per-round ratios is
@@ -156,6 +193,22 @@ async function main(): Promise<void> {
     console.log(
       `full pipeline / bare route: ${(ratio * 100).toFixed(1)}% of the bare route's req/s (median of rounds; target ≥ 35%)`,
     );
+    if (baselineRuns) {
+      const baseRatios = perRoundRatios(baselineRuns, bareRuns);
+      const diffs = fullRuns
+        .map(
+          (x, i) =>
+            (x.requestsPerSec - baselineRuns[i].requestsPerSec) / bareRuns[i].requestsPerSec,
+        )
+        .sort((a, b) => a - b);
+      console.log(
+        `baseline build / bare route: ${pct(baseRatios[Math.floor(baseRatios.length / 2)])} ` +
+          `(per round: ${baseRatios.map(pct).join(', ')}); ` +
+          `this build minus baseline, in bare-route ratio points per round: ${diffs
+            .map((d) => (d * 100).toFixed(1))
+            .join(', ')} (median ${(median1(diffs) * 100).toFixed(1)})`,
+      );
+    }
     console.log(
       `envelope interceptor / envelope in the adapter (bare routes): ${pct(median1(interceptorRatios))} ` +
         `(per round: ${interceptorRatios.map(pct).join(', ')}); ` +
@@ -167,11 +220,12 @@ async function main(): Promise<void> {
           ? 'servers pinned to CPU 0 and the load generator to the last CPU'
           : 'no CPU pinning'),
     );
-    if (results.some((r) => r.errors > 0 || (r.name.startsWith('full') && r.non2xx > 0))) {
+    if (results.some((r) => r.errors > 0 || (r.name.includes('full pipeline') && r.non2xx > 0))) {
       console.error('Some requests failed: the figures are not valid.');
       process.exitCode = 1;
     }
   } finally {
+    if (baseline) await stopProcess(baseline);
     await stopProcess(api);
     for (const b of bareVariants) await stopProcess(b);
   }

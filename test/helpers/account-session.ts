@@ -12,6 +12,7 @@ export interface SignedInUser {
   cookie: string;
   get(path: string): request.Test;
   post(path: string, body?: unknown): request.Test;
+  put(path: string, body: unknown): request.Test;
   delete(path: string): request.Test;
 }
 
@@ -46,6 +47,11 @@ export async function signIn(url: string, accountId: number): Promise<SignedInUs
       const req = request(url).post(base(path)).set('Cookie', cookie);
       return body === undefined ? req : req.send(body as object);
     },
+    put: (path, body) =>
+      request(url)
+        .put(base(path))
+        .set('Cookie', cookie)
+        .send(body as object),
     delete: (path) => request(url).delete(base(path)).set('Cookie', cookie),
   };
 }

@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import {
+  UsageEventsRollupService,
+  UsageHistoryRepository,
+  UsageHistoryRetentionService,
+} from '@app/billing';
 import { CoreModule } from '@app/core';
 import { DatabaseModule, GscPartitionRepository } from '@app/database';
 import { LoggingModule } from '@app/logging';
@@ -15,7 +20,8 @@ import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
  * processor with its sweep (WebhookSweeperService; docs/webhooks.md), and the Search Console
  * partition maintenance and retention (GscMaintenanceService; docs/your-data.md), and the
  * purge of OAuth clients never used for an authorization (OAuthClientPurgeService;
- * docs/oauth.md).
+ * docs/oauth.md), and the usage history's roll-up of the meter's events and its 13-month
+ * retention (UsageEventsRollupService, UsageHistoryRetentionService; docs/usage-history.md).
  */
 @Module({
   imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule],
@@ -29,6 +35,9 @@ import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
     GscMaintenanceService,
     OAuthClientsRepository,
     OAuthClientPurgeService,
+    UsageHistoryRepository,
+    UsageEventsRollupService,
+    UsageHistoryRetentionService,
   ],
 })
 export class WorkerModule {}

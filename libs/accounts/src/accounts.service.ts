@@ -87,6 +87,14 @@ export class AccountsService {
     return account;
   }
 
+  /**
+   * Something cached with the account's keys changed (its usage-alert settings): every
+   * instance drops the account's cached callers (within a second).
+   */
+  async callerSettingsChanged(accountId: number): Promise<void> {
+    await this.keyCache.accountChanged(accountId);
+  }
+
   /** Pro and Agency: keys can be made and the API used. */
   hasApiAccess(account: AccountEntity): boolean {
     return hasApiAccess(account.plan);

@@ -8,6 +8,8 @@ const auth = (accountId: number, keyId: number): AuthContext => ({
   accountId,
   plan: 'pro',
   limits: {} as AuthContext['limits'],
+  grantId: 0,
+  alertThresholds: [],
 });
 
 function cache(ttl = 5000): ApiKeyCache {

@@ -5,11 +5,19 @@ import type { Limits } from '@app/billing';
 
 /** Who is calling: set on the request by the auth guard. */
 export interface AuthContext {
+  /** The API key, or 0 for a hosted-MCP connection (OAuth token). */
   keyId: number;
   keyLabel: string;
   accountId: number;
   plan: PlanName;
   limits: Limits;
+  /** The hosted-MCP connection (OAuth grant) behind the call, or 0 for an API key. */
+  grantId: number;
+  /**
+   * The account's usage-alert thresholds (percent of the monthly allowance) while it has an
+   * alert webhook_url; empty otherwise. Cached with the key, refreshed on a settings change.
+   */
+  alertThresholds: readonly number[];
 }
 
 interface CacheEntry {

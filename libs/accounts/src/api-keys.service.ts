@@ -109,6 +109,8 @@ export class ApiKeysService {
             accountId: row.account_id,
             plan: row.plan,
             limits: resolveLimits(row.plan, row.overrides),
+            grantId: 0,
+            alertThresholds: row.alert_thresholds ?? [],
           }
         : null;
     if (auth) {

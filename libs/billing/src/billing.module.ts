@@ -6,8 +6,13 @@ import { CreditsService } from './credits.service';
 import { FeatureQuotaRepository } from './feature-quota.repository';
 import { FeatureQuotaService } from './feature-quota.service';
 import { ReservationsRepository } from './reservations.repository';
+import { UsageHistoryRepository } from './usage-history.repository';
+import { UsageHistoryService } from './usage-history.service';
 
-/** Plans, the call meter, credits, feature quotas and the research reservations journal. */
+/**
+ * Plans, the call meter and its usage history, credits, feature quotas and the research
+ * reservations journal.
+ */
 @Module({
   providers: [
     CallMeterRepository,
@@ -17,7 +22,16 @@ import { ReservationsRepository } from './reservations.repository';
     FeatureQuotaRepository,
     FeatureQuotaService,
     ReservationsRepository,
+    UsageHistoryRepository,
+    UsageHistoryService,
   ],
-  exports: [CallMeterService, CreditsService, FeatureQuotaService, ReservationsRepository],
+  exports: [
+    CallMeterService,
+    CreditsService,
+    FeatureQuotaService,
+    ReservationsRepository,
+    UsageHistoryRepository,
+    UsageHistoryService,
+  ],
 })
 export class BillingModule {}

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { metrics, monthStart, plainDate } from '@app/core';
-import { CallMeterRepository } from './call-meter.repository';
+import { CallMeterRepository, UsageLine } from './call-meter.repository';
+
+export type { UsageLine } from './call-meter.repository';
 
 export interface MeterResult {
   /** False when the call was refused at the monthly cap (and so not counted). */
@@ -18,17 +20,19 @@ export class CallMeterService {
   constructor(private readonly meter: CallMeterRepository) {}
 
   /**
-   * Counts one call. With `enforce`, a call is refused (and not counted) once `limit`
-   * calls are used; `limit` null means unlimited.
+   * Counts one call, and records it in the usage history as `line` says (same statement).
+   * With `enforce`, a call is refused (and not counted) once `limit` calls are used; `limit`
+   * null means unlimited.
    */
   async consume(
     accountId: number,
     limit: number | null,
     enforce: boolean,
     now: Date,
+    line: UsageLine,
   ): Promise<MeterResult> {
     const cap = enforce ? limit : null;
-    const used = await this.meter.consume(accountId, plainDate(monthStart(now)), cap);
+    const used = await this.meter.consume(accountId, plainDate(monthStart(now)), cap, line);
     if (used === null) {
       metrics.meterOperations.inc({ outcome: 'refused' });
       return { allowed: false, used: cap ?? 0 };

@@ -4,3 +4,5 @@ export * from './credits.service';
 export * from './feature-quota.service';
 export * from './billing.module';
 export * from './reservations.repository';
+export * from './usage-history.repository';
+export * from './usage-history.service';

@@ -12,3 +12,4 @@ export * from './metrics/metrics';
 export * from './metrics/queues';
 export * from './time/periodic-task';
 export * from './crypto/secret-box';
+export * from './time/with-timeout';

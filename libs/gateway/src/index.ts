@@ -6,6 +6,7 @@ export * from './plan.guard';
 export * from './rate-limit.guard';
 export * from './redis-throttler.storage';
 export * from './metering.guard';
+export * from './usage-line';
 export * from './envelope';
 export * from './exception.filter';
 export * from './validation';

@@ -1,9 +1,10 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError, Clock, nextMonthStart, plainDate } from '@app/core';
 import { CallMeterService } from '@app/billing';
 import { CostGroup } from './decorators';
 import { ApiRequest } from './request-context';
+import { UsageAlertsHook, endpointName, reachesThreshold, usageLine } from './usage-line';
 
 /**
  * The monthly call meter, the last global guard: after auth, plan and the per-minute
@@ -21,6 +22,7 @@ export class MeteringGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly meter: CallMeterService,
     private readonly clock: Clock,
+    @Optional() private readonly alerts?: UsageAlertsHook,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -34,7 +36,14 @@ export class MeteringGuard implements CanActivate {
     const limit =
       auth.limits.api_calls_per_month === 'unlimited' ? null : auth.limits.api_calls_per_month;
     const now = this.clock.now();
-    const result = await this.meter.consume(auth.accountId, limit, group !== 'your-data', now);
+    const line = usageLine(auth, endpointName(req.method, req.route?.path), group, now);
+    const result = await this.meter.consume(
+      auth.accountId,
+      limit,
+      group !== 'your-data',
+      now,
+      line,
+    );
     if (!result.allowed) {
       const resetsAt = plainDate(nextMonthStart(now));
       throw new ApiError(
@@ -46,6 +55,14 @@ export class MeteringGuard implements CanActivate {
       );
     }
     req.meter = { used: result.used, limit };
+    if (
+      limit !== null &&
+      this.alerts &&
+      auth.alertThresholds.length > 0 &&
+      reachesThreshold(auth.alertThresholds, result.used, limit)
+    ) {
+      await this.alerts.reached(auth, result.used, limit, now);
+    }
     return true;
   }
 }

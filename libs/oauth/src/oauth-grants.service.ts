@@ -238,6 +238,8 @@ export class OAuthGrantsService {
         accountId: row.account_id,
         plan: row.plan,
         limits: resolveLimits(row.plan, row.overrides),
+        grantId: row.grant_id,
+        alertThresholds: row.alert_thresholds ?? [],
       },
       grantId: row.grant_id,
       clientId: row.client_id,

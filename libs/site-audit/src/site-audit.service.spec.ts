@@ -11,6 +11,8 @@ const auth: AuthContext = {
   accountId: 7,
   plan: 'pro',
   limits: resolveLimits('pro', {}),
+  grantId: 0,
+  alertThresholds: [],
 };
 const reservation = {
   accountId: 7,

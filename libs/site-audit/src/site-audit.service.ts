@@ -7,6 +7,7 @@ import {
   nextMonthStart,
   plainDate,
   recordTimestamp,
+  withTimeout,
 } from '@app/core';
 import { AccountsService, AuthContext } from '@app/accounts';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, unreachableDependency } from '@app/database';
@@ -16,7 +17,7 @@ import { ENQUEUE_FAILED } from './crawl-failure';
 import { newJobId } from './ids';
 import { CreateResult, SiteAuditJobsService } from './site-audit-jobs.service';
 import { SiteAuditQueue } from './site-audit.queue';
-import { webhookTargetProblem } from './webhooks/webhook-url';
+import { assertWebhookTarget } from './webhooks/webhook-url';
 
 export const DEFAULT_DEPTH = 3;
 export const DEFAULT_MAX_PAGES = 100;
@@ -36,14 +37,6 @@ export interface StartAuditRequest {
 export interface AcceptedAudit {
   jobId: string;
   maxPages: number;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -191,20 +184,8 @@ export class SiteAuditService implements OnModuleInit {
    * AUDIT_ALLOW_PRIVATE_NETWORKS=true: also http to loopback). Checked before anything is
    * reserved; the worker checks the address again at connect time.
    */
-  private async assertWebhookTarget(value: string): Promise<void> {
-    let problem: string | null;
-    try {
-      problem = await withTimeout(
-        webhookTargetProblem(value, this.config.auditAllowPrivateNetworks),
-        HOST_CHECK_TIMEOUT_MS,
-        HOST_LOOKUP_TIMED_OUT,
-      );
-    } catch (err) {
-      if (err instanceof Error && err.message === HOST_LOOKUP_TIMED_OUT)
-        problem = 'webhook_url host could not be resolved';
-      else throw err;
-    }
-    if (problem) throw ApiError.validation('webhook_url', problem);
+  private assertWebhookTarget(value: string): Promise<void> {
+    return assertWebhookTarget(value, this.config.auditAllowPrivateNetworks);
   }
 
   /** 422 unless every address of the host is public (or AUDIT_ALLOW_PRIVATE_NETWORKS=true). */

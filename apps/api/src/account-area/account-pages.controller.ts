@@ -10,7 +10,9 @@ import {
   UsersService,
 } from '@app/accounts';
 import { Public } from '@app/gateway';
+import { UsageHistoryService } from '@app/billing';
 import { UsageService } from '../usage/usage.service';
+import { UsageAlertsService } from '../usage/usage-alerts.service';
 import {
   CONSOLE_PAGE,
   CONSOLE_PATH,
@@ -36,6 +38,9 @@ import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
 import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-http';
 
 const CSRF_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** The days of the console's usage chart. */
+const CONSOLE_CHART_DAYS = 30;
 
 const QUOTA_NAMES: Array<[string, string]> = [
   ['keyword_research_per_month', 'Keyword research lookups'],
@@ -63,6 +68,8 @@ export class AccountPagesController {
     private readonly keys: ApiKeysService,
     private readonly accounts: AccountsService,
     private readonly usage: UsageService,
+    private readonly history: UsageHistoryService,
+    private readonly alerts: UsageAlertsService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -137,10 +144,13 @@ export class AccountPagesController {
       return;
     }
     const { session, token } = signedIn;
-    const [account, usage, keys] = await Promise.all([
+    const [account, usage, keys, history, keyCalls, alerts] = await Promise.all([
       this.accounts.find(session.accountId),
       this.usage.ofAccount(session.accountId),
       this.keys.list(session.accountId, true),
+      this.history.history(session.accountId, CONSOLE_CHART_DAYS),
+      this.history.callsPerKeyThisMonth(session.accountId),
+      this.alerts.view(session.accountId),
     ]);
     if (!account || !usage) {
       // The account is gone: the session is worthless.
@@ -178,6 +188,14 @@ export class AccountPagesController {
           lastUsedAt: k.lastUsedAt,
           revokedAt: k.revokedAt,
         })),
+        keyCallsThisMonth: keyCalls,
+        days: history.days,
+        endpoints: history.endpoints,
+        alerts: {
+          webhookUrl: alerts.webhook_url,
+          thresholds: alerts.thresholds,
+          lastFired: alerts.last_fired,
+        },
       }),
     );
   }

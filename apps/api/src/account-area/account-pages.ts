@@ -1,4 +1,6 @@
 import { plainDate, recordTimestamp } from '@app/core';
+import type { UsageDay, UsageEndpoint } from '@app/billing';
+import { UsageChart, usageChart } from './usage-chart';
 
 /**
  * The account pages (GET /account/sign-in, GET /account): their paths, the sign-in form's
@@ -109,7 +111,21 @@ export interface ConsoleView {
   quotas: ConsoleQuota[];
   credits: number;
   keys: ConsoleKey[];
+  /** Calls of each key this month (by key id). */
+  keyCallsThisMonth: Map<number, number>;
+  /** The last 30 days, oldest first. */
+  days: UsageDay[];
+  /** The endpoints of those days, most calls first. */
+  endpoints: UsageEndpoint[];
+  alerts: {
+    webhookUrl: string | null;
+    thresholds: number[];
+    lastFired: Array<{ threshold: number; month: string; fired_at: string }>;
+  };
 }
+
+/** How many endpoints the console lists. */
+export const TOP_ENDPOINTS = 5;
 
 /** The model of views/console.hbs: every figure and date already written out. */
 export interface ConsolePage {
@@ -137,7 +153,16 @@ export interface ConsolePage {
     created: string;
     lastUsed: string | null;
     revoked: string | null;
+    callsThisMonth: string;
   }>;
+  chart: UsageChart;
+  endpoints: Array<{ endpoint: string; calls: string }>;
+  alerts: {
+    webhookUrl: string;
+    thresholds: string;
+    on: boolean;
+    lastFired: Array<{ threshold: number; month: string; firedAt: string }>;
+  };
 }
 
 export function consolePage(v: ConsoleView): ConsolePage {
@@ -166,6 +191,21 @@ export function consolePage(v: ConsoleView): ConsolePage {
       created: when(k.createdAt),
       lastUsed: k.lastUsedAt ? when(k.lastUsedAt) : null,
       revoked: k.revokedAt ? when(k.revokedAt) : null,
+      callsThisMonth: num(v.keyCallsThisMonth.get(k.id) ?? 0),
     })),
+    chart: usageChart(v.days),
+    endpoints: v.endpoints
+      .slice(0, TOP_ENDPOINTS)
+      .map((e) => ({ endpoint: e.endpoint, calls: num(e.calls) })),
+    alerts: {
+      webhookUrl: v.alerts.webhookUrl ?? '',
+      thresholds: v.alerts.thresholds.join(', '),
+      on: v.alerts.webhookUrl !== null,
+      lastFired: v.alerts.lastFired.map((f) => ({
+        threshold: f.threshold,
+        month: f.month,
+        firedAt: `${f.fired_at} UTC`,
+      })),
+    },
   };
 }

@@ -7,11 +7,17 @@ import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminGuard } from './admin.guard';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminWebhooksController } from './admin-webhooks.controller';
+import { AdminUsageController } from './admin-usage.controller';
 
 /** Internal operations under /admin/v1 (see docs/admin-api.md in shared docs). */
 @Module({
   imports: [AccountsModule, BillingModule, SiteAuditModule, OAuthModule],
-  controllers: [AdminAccountsController, AdminUsersController, AdminWebhooksController],
+  controllers: [
+    AdminAccountsController,
+    AdminUsersController,
+    AdminWebhooksController,
+    AdminUsageController,
+  ],
   providers: [AdminGuard],
   exports: [AdminGuard],
 })

@@ -95,6 +95,17 @@ const MODELS: Record<string, object> = {
       { id: 1, label: H, prefix: H, createdAt: when, lastUsedAt: null, revokedAt: null },
       { id: 2, label: JS_URL, prefix: H, createdAt: when, lastUsedAt: when, revokedAt: when },
     ],
+    keyCallsThisMonth: new Map([[1, 7]]),
+    days: [
+      { date: '2026-11-20', calls: 3, research: 1, your_data: 1, other: 1 },
+      { date: '2026-11-21', calls: 0, research: 0, your_data: 0, other: 0 },
+    ],
+    endpoints: [{ endpoint: H, calls: 3 }],
+    alerts: {
+      webhookUrl: JS_URL,
+      thresholds: [80, 100],
+      lastFired: [{ threshold: 80, month: H, fired_at: H }],
+    },
   }),
   [MESSAGE_PAGE]: { title: H, message: H, link: '/account', linkText: H },
   [CONSENT_PAGE]: consentPage({

@@ -36,7 +36,8 @@ function IsCrawlableUrl(): PropertyDecorator {
     });
 }
 
-function IsWebhookUrl(): PropertyDecorator {
+/** A webhook_url as POST /site-audit and the usage alerts take it (syntax; the host is checked later). */
+export function IsWebhookUrl(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
       name: 'isWebhookUrl',

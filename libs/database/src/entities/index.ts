@@ -31,6 +31,12 @@ import {
   OAuthTokenEntity,
 } from './oauth.entity';
 import { WebhookDeliveryEntity, WebhookSecretEntity } from './webhook.entity';
+import {
+  UsageAlertFiredEntity,
+  UsageAlertsEntity,
+  UsageDailyEntity,
+  UsageEventEntity,
+} from './usage.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
@@ -50,6 +56,7 @@ export * from './user.entity';
 export * from './session.entity';
 export * from './oauth.entity';
 export * from './webhook.entity';
+export * from './usage.entity';
 
 /** Every entity the data source knows. Add new entities here. */
 export const ENTITIES = [
@@ -83,4 +90,8 @@ export const ENTITIES = [
   OAuthTokenEntity,
   WebhookSecretEntity,
   WebhookDeliveryEntity,
+  UsageDailyEntity,
+  UsageEventEntity,
+  UsageAlertsEntity,
+  UsageAlertFiredEntity,
 ];

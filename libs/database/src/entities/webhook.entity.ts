@@ -42,18 +42,27 @@ export class WebhookSecretEntity {
   createdAt: Date;
 }
 
-export type WebhookEvent = 'site_audit.completed' | 'site_audit.failed';
+export type WebhookEvent = 'site_audit.completed' | 'site_audit.failed' | 'usage.threshold_reached';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /**
- * One webhook delivery (the outbox row): written in the transaction that ends its job, then
- * sent by the worker until a 2xx (delivered), a 410 or the end of the retry schedule
- * (failed). `id` is the `webhook-id` header of every attempt. Schema: migration 1764400000000.
+ * One webhook delivery (the outbox row): written in the transaction that ends its job (or, for
+ * a usage alert, by the statement that records the threshold as fired), then sent by the
+ * worker until a 2xx (delivered), a 410 or the end of the retry schedule (failed). `id` is
+ * the `webhook-id` header of every attempt. Schema: migrations 1764400000000 and
+ * 1765000000000 (usage alerts: no job, `payload` holds the event's data).
  */
 @Entity({ name: 'webhook_deliveries' })
 @Unique('webhook_deliveries_job_id_key', ['jobId'])
 @Check('webhook_deliveries_id_check', `id ~ '^msg_[0-9A-Za-z]{22}$'`)
-@Check('webhook_deliveries_event_check', `event IN ('site_audit.completed', 'site_audit.failed')`)
+@Check(
+  'webhook_deliveries_event_check',
+  `event IN ('site_audit.completed', 'site_audit.failed', 'usage.threshold_reached')`,
+)
+@Check(
+  'webhook_deliveries_subject_check',
+  `CASE WHEN event = 'usage.threshold_reached' THEN job_id IS NULL AND payload IS NOT NULL ELSE job_id IS NOT NULL END`,
+)
 @Check('webhook_deliveries_status_check', `status IN ('pending', 'delivered', 'failed')`)
 @Check('webhook_deliveries_attempts_check', 'attempts >= 0')
 @Check(
@@ -75,14 +84,19 @@ export class WebhookDeliveryEntity {
   accountId: number;
 
   @ForeignKey(() => JobEntity, { name: 'webhook_deliveries_job_id_fkey', onDelete: 'CASCADE' })
-  @Column({ name: 'job_id', type: 'text' })
-  jobId: string;
+  /** The job whose end this delivers; null for a usage alert. */
+  @Column({ name: 'job_id', type: 'text', nullable: true })
+  jobId: string | null;
 
   @Column({ type: 'text' })
   event: WebhookEvent;
 
   @Column({ type: 'text' })
   url: string;
+
+  /** The event's `data` when it is fixed at creation (usage alerts); null for job events. */
+  @Column({ type: 'jsonb', nullable: true })
+  payload: Record<string, unknown> | null;
 
   @Column({ type: 'text' })
   status: WebhookDeliveryStatus;

@@ -11,6 +11,7 @@ import { YourDataScale21764600000000 } from './1764600000000-your-data-scale-2';
 import { RankKeywordJson1764700000000 } from './1764700000000-rank-keyword-json';
 import { OAuthClientMetadataOnce1764800000000 } from './1764800000000-oauth-client-metadata-once';
 import { WebhookSecretsAtRest1764900000000 } from './1764900000000-webhook-secrets-at-rest';
+import { UsageHistory1765000000000 } from './1765000000000-usage-history';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   RankKeywordJson1764700000000,
   OAuthClientMetadataOnce1764800000000,
   WebhookSecretsAtRest1764900000000,
+  UsageHistory1765000000000,
 ];

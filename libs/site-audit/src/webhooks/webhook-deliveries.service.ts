@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, Clock, isoTimestamp, metrics } from '@app/core';
-import type { WebhookEvent } from '@app/database';
+import type { WebhookDeliveryEntity, WebhookEvent } from '@app/database';
 import { newDeliveryId } from '../ids';
 import { toJobRecord } from '../job-record.mapper';
 import { JobsRepository } from '../jobs.repository';
@@ -12,7 +12,7 @@ import { WebhookDeliveryView, toDeliveryView } from './webhook.mapper';
 import { WebhooksQueue } from './webhooks.queue';
 import { OutboxTx, WebhooksRepository } from './webhooks.repository';
 
-export const WEBHOOK_USER_AGENT = 'SeoApi-Webhooks/1.0 (+site-audit completion)';
+export const WEBHOOK_USER_AGENT = 'SeoApi-Webhooks/1.0 (+site-audit completion, usage alerts)';
 
 /** What one attempt decided. */
 export type AttemptOutcome =
@@ -73,15 +73,14 @@ export class WebhookDeliveriesService {
   async attempt(deliveryId: string): Promise<AttemptOutcome> {
     const delivery = await this.repo.find(deliveryId);
     if (!delivery || delivery.status !== 'pending') return { outcome: 'skipped' };
-    const job = await this.jobs.findForAccount(delivery.jobId, delivery.accountId);
-    if (!job || (job.status !== 'complete' && job.status !== 'failed'))
-      return { outcome: 'skipped' };
+    const data = await this.eventData(delivery);
+    if (data === null) return { outcome: 'skipped' };
 
     const now = this.clock.now();
     const body = JSON.stringify({
       type: delivery.event,
       timestamp: isoTimestamp(delivery.createdAt),
-      data: toJobRecord(job, this.config.publicBaseUrl),
+      data,
     });
     const timestamp = Math.floor(now.getTime() / 1000);
     const secrets = await this.secrets.signingSecrets(delivery.accountId, now);
@@ -138,6 +137,18 @@ export class WebhookDeliveriesService {
     if (outcome.outcome === 'delivered') this.logger.log(logged, 'Webhook delivered');
     else this.logger.warn(logged, `Webhook attempt failed (${outcome.outcome})`);
     return outcome;
+  }
+
+  /**
+   * The `data` of a delivery's body: the job record of a job event (read when sent, so it is
+   * the final record), or the data stored with the delivery (usage alerts). Null when there is
+   * nothing to send (the job is gone or not ended).
+   */
+  private async eventData(delivery: WebhookDeliveryEntity): Promise<object | null> {
+    if (delivery.jobId === null) return delivery.payload;
+    const job = await this.jobs.findForAccount(delivery.jobId, delivery.accountId);
+    if (!job || (job.status !== 'complete' && job.status !== 'failed')) return null;
+    return toJobRecord(job, this.config.publicBaseUrl);
   }
 
   /**

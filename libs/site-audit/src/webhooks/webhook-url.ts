@@ -1,4 +1,5 @@
 import * as ipaddr from 'ipaddr.js';
+import { ApiError, withTimeout } from '@app/core';
 import { AddressPolicy, buildAddressPolicy, isCrawlError, resolveAllowed } from '@app/crawler';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -71,4 +72,29 @@ export async function webhookTargetProblem(
     if (isCrawlError(err)) return `webhook_url host ${url.hostname} could not be resolved`;
     throw err;
   }
+}
+
+/** Longest wait for the webhook host's lookup before giving up. */
+const HOST_CHECK_TIMEOUT_MS = 5000;
+const HOST_LOOKUP_TIMED_OUT = `host lookup timed out after ${HOST_CHECK_TIMEOUT_MS} ms`;
+
+/**
+ * 422 VALIDATION_ERROR on `webhook_url` unless it is https to a host whose every address is
+ * public (with `allowPrivate`: also http to loopback). Used by POST /site-audit and the usage
+ * alert settings; the sender checks the address again at connect time.
+ */
+export async function assertWebhookTarget(value: string, allowPrivate: boolean): Promise<void> {
+  let problem: string | null;
+  try {
+    problem = await withTimeout(
+      webhookTargetProblem(value, allowPrivate),
+      HOST_CHECK_TIMEOUT_MS,
+      HOST_LOOKUP_TIMED_OUT,
+    );
+  } catch (err) {
+    if (err instanceof Error && err.message === HOST_LOOKUP_TIMED_OUT)
+      problem = 'webhook_url host could not be resolved';
+    else throw err;
+  }
+  if (problem) throw ApiError.validation('webhook_url', problem);
 }

@@ -11,7 +11,8 @@ export interface WebhookSecretView {
 /** One row of GET …/webhook-deliveries (admin and account area). */
 export interface WebhookDeliveryView {
   id: string;
-  job_id: string;
+  /** null for a usage alert (`usage.threshold_reached`). */
+  job_id: string | null;
   event: string;
   url: string;
   status: string;

@@ -200,6 +200,7 @@
     tr.appendChild(cell('Prefix', el('code', '', k.prefix + '\u2026')));
     tr.appendChild(cell('Created', when(k.created_at)));
     tr.appendChild(cell('Last used', el('span', 'muted', 'never')));
+    tr.appendChild(cell('Calls this month', '0', 'key-calls'));
     tr.appendChild(cell('Action', revokeButton(k.id, k.label), 'key-action'));
     return tr;
   }
@@ -474,6 +475,60 @@
         rotate.disabled = false;
       });
   });
+
+  // ---- Usage alerts -----------------------------------------------------------------
+  var alertsForm = document.getElementById('alerts-form');
+  if (alertsForm instanceof HTMLFormElement) {
+    var saving = alertsForm;
+    saving.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var out = $('alerts-status', HTMLElement);
+      var url = $('alerts-url', HTMLInputElement);
+      var field = $('alerts-thresholds', HTMLInputElement);
+      var parts = field.value.split(/[\s,;%]+/).filter(Boolean);
+      var thresholds = parts.map(Number);
+      var valid =
+        parts.length >= 1 &&
+        parts.length <= 3 &&
+        thresholds.every(function (t) {
+          return Number.isInteger(t) && t >= 1 && t <= 100;
+        }) &&
+        new Set(thresholds).size === thresholds.length;
+      if (!valid) {
+        say(out, 'Enter 1 to 3 different whole percentages from 1 to 100, e.g. 80, 100.', 'error');
+        field.setAttribute('aria-invalid', 'true');
+        field.focus();
+        return;
+      }
+      field.removeAttribute('aria-invalid');
+      var button = saving.querySelector('button[type="submit"]');
+      if (button instanceof HTMLButtonElement) button.disabled = true;
+      var webhookUrl = url.value.trim();
+      api('PUT', '/alerts', { webhook_url: webhookUrl || null, thresholds: thresholds })
+        .then(
+          /** @param {{ webhook_url: string | null, thresholds: number[] }} saved */
+          function (saved) {
+            field.value = saved.thresholds.join(', ');
+            url.value = saved.webhook_url || '';
+            say(
+              out,
+              saved.webhook_url
+                ? 'Saved. Alerts at ' + saved.thresholds.join(' %, ') + ' % of your allowance.'
+                : 'Saved. Alerts are off.',
+              'ok',
+            );
+          },
+          /** @param {ApiFailure} err */
+          function (err) {
+            say(out, err.message, 'error');
+            url.focus();
+          },
+        )
+        .then(function () {
+          if (button instanceof HTMLButtonElement) button.disabled = false;
+        });
+    });
+  }
 
   // ---- Password ---------------------------------------------------------------------
   var passwordForm = $('password-form', HTMLFormElement);

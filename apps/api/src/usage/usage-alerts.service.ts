@@ -1,0 +1,143 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  Clock,
+  monthStart,
+  nextMonthStart,
+  plainDate,
+  recordTimestamp,
+} from '@app/core';
+import { AccountsService, AuthContext } from '@app/accounts';
+import { UsageAlertsHook } from '@app/gateway';
+import { WebhookDeliveriesService, assertWebhookTarget, newDeliveryId } from '@app/site-audit';
+import { UsageAlertsRepository } from './usage-alerts.repository';
+
+/** Thresholds of an account that never set its own. */
+export const DEFAULT_ALERT_THRESHOLDS = [80, 100];
+
+/** The data of GET/PUT /account/v1/alerts. */
+export interface UsageAlertsView {
+  webhook_url: string | null;
+  thresholds: number[];
+  last_fired: Array<{ threshold: number; month: string; fired_at: string }>;
+}
+
+/** The `data` of a `usage.threshold_reached` delivery. */
+export interface ThresholdReachedData {
+  threshold: number;
+  api_calls_used: number;
+  api_calls_limit: number;
+  resets_at: string;
+}
+
+/** How many "fired this month" marks a process keeps before it forgets older months' ones. */
+const FIRED_MARKS_MAX = 100_000;
+
+/**
+ * Usage alerts (docs/usage-history.md): the settings, and what the metering guard calls when
+ * a counted call takes the month to or past a threshold. Each threshold fires once per
+ * account and calendar month: the first call to reach it writes the record and its signed
+ * delivery in one statement (the record's primary key decides between concurrent calls on
+ * every instance), then the delivery is enqueued like a site-audit webhook. A process
+ * remembers what fired, so later calls of the month cost nothing.
+ */
+@Injectable()
+export class UsageAlertsService implements UsageAlertsHook {
+  private readonly logger = new Logger(UsageAlertsService.name);
+  /** `account:month:threshold` seen fired (or firing) by this process. */
+  private readonly fired = new Set<string>();
+
+  constructor(
+    private readonly repo: UsageAlertsRepository,
+    private readonly deliveries: WebhookDeliveriesService,
+    private readonly accounts: AccountsService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async reached(auth: AuthContext, used: number, limit: number, now: Date): Promise<void> {
+    const month = plainDate(monthStart(now));
+    for (const threshold of auth.alertThresholds) {
+      if (used * 100 < threshold * limit) continue;
+      const mark = `${auth.accountId}:${month}:${threshold}`;
+      if (this.fired.has(mark)) continue;
+      const data: ThresholdReachedData = {
+        threshold,
+        api_calls_used: used,
+        api_calls_limit: limit,
+        resets_at: plainDate(nextMonthStart(now)),
+      };
+      try {
+        const { id, firedBefore } = await this.repo.fire(
+          auth.accountId,
+          month,
+          threshold,
+          newDeliveryId(),
+          data,
+          now,
+        );
+        // Not remembered when alerts turned off meanwhile: turned on again, it can still fire.
+        if (id || firedBefore) this.remember(mark, month);
+        if (id) {
+          this.logger.log(
+            { account_id: auth.accountId, threshold, api_calls_used: used, delivery_id: id },
+            'Usage alert fired',
+          );
+          await this.deliveries.enqueueCommitted(id);
+        }
+      } catch (err) {
+        // The call itself was counted and goes on; the next counted call tries again.
+        this.logger.warn(
+          { err, account_id: auth.accountId, threshold },
+          'Usage alert not recorded',
+        );
+      }
+    }
+  }
+
+  async view(accountId: number): Promise<UsageAlertsView> {
+    const [settings, fired] = await Promise.all([
+      this.repo.find(accountId),
+      this.repo.lastFired(accountId),
+    ]);
+    return {
+      webhook_url: settings?.webhookUrl ?? null,
+      thresholds: settings
+        ? [...settings.thresholds].sort((a, b) => a - b)
+        : DEFAULT_ALERT_THRESHOLDS,
+      last_fired: fired.map((f) => ({
+        threshold: f.threshold,
+        month: f.month,
+        fired_at: recordTimestamp(f.fired_at),
+      })),
+    };
+  }
+
+  /**
+   * Replaces the settings (422 for a webhook URL that is not https to a public host). The
+   * account's cached callers are dropped on every instance, so the new thresholds apply
+   * within a second.
+   */
+  async replace(
+    accountId: number,
+    webhookUrl: string | null,
+    thresholds: number[] | undefined,
+  ): Promise<UsageAlertsView> {
+    if (webhookUrl !== null) {
+      await assertWebhookTarget(webhookUrl, this.config.auditAllowPrivateNetworks);
+    }
+    const sorted = [...(thresholds ?? DEFAULT_ALERT_THRESHOLDS)].sort((a, b) => a - b);
+    await this.repo.save(accountId, webhookUrl, sorted, this.clock.now());
+    await this.accounts.callerSettingsChanged(accountId);
+    return this.view(accountId);
+  }
+
+  private remember(mark: string, month: string): void {
+    if (this.fired.size >= FIRED_MARKS_MAX) {
+      for (const m of this.fired) if (!m.includes(`:${month}:`)) this.fired.delete(m);
+      if (this.fired.size >= FIRED_MARKS_MAX) this.fired.clear();
+    }
+    this.fired.add(mark);
+  }
+}

@@ -1,0 +1,67 @@
+import { monthStart, plainDate } from '@app/core';
+import type { AuthContext } from '@app/accounts';
+import type { UsageLine } from '@app/billing';
+import type { CostGroupName } from './decorators';
+
+/** The prefix of the public routes, which the spec's endpoint names leave out. */
+const API_PREFIX = '/api/v1';
+
+const names = new Map<string, string>();
+
+/**
+ * The endpoint as the spec writes it, from the method and the matched Express route:
+ * `GET /api/v1/jobs/:job_id` → `GET /jobs/{job_id}`. Computed once per route.
+ */
+export function endpointName(method: string, routePath: string | undefined): string {
+  const cacheKey = `${method} ${routePath}`;
+  let name = names.get(cacheKey);
+  if (name === undefined) {
+    const path = (routePath ?? '?').startsWith(API_PREFIX)
+      ? (routePath ?? '').slice(API_PREFIX.length) || '/'
+      : (routePath ?? '?');
+    name = `${method} ${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`.slice(0, 200);
+    if (names.size < 1_000) names.set(cacheKey, name);
+  }
+  return name;
+}
+
+/** Where a call goes in the usage history. */
+export function usageLine(
+  auth: AuthContext,
+  endpoint: string,
+  group: CostGroupName,
+  now: Date,
+): UsageLine {
+  return {
+    day: plainDate(now),
+    keyId: auth.keyId,
+    grantId: auth.grantId,
+    endpoint,
+    group,
+  };
+}
+
+/** The month (its first day) a call is counted in: the meter's period. */
+export const meterMonth = (now: Date): string => plainDate(monthStart(now));
+
+/**
+ * Whether a count of `used` calls of `limit` reaches at least one of the thresholds (percent).
+ * Pure arithmetic, no I/O: accounts below every threshold pay nothing more.
+ */
+export function reachesThreshold(
+  thresholds: readonly number[],
+  used: number,
+  limit: number,
+): boolean {
+  for (const t of thresholds) if (used * 100 >= t * limit) return true;
+  return false;
+}
+
+/**
+ * What the metering guard calls when a counted call reaches a usage-alert threshold (only
+ * then): provided by the API app, which records the alert and its webhook delivery. Absent,
+ * no alerts are sent.
+ */
+export abstract class UsageAlertsHook {
+  abstract reached(auth: AuthContext, used: number, limit: number, now: Date): Promise<void>;
+}
