@@ -371,7 +371,7 @@ describe('Usage history and usage alerts', () => {
           process.env.DATABASE_URL!,
           `SELECT cost_group, sum(calls)::int AS calls FROM (
              SELECT cost_group, calls FROM usage_daily WHERE account_id = $1
-             UNION ALL SELECT cost_group, 1 FROM usage_events WHERE account_id = $1) c
+             UNION ALL SELECT cost_group, calls FROM usage_events WHERE account_id = $1) c
            GROUP BY 1 ORDER BY 1`,
           [acc.id],
         );

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { browserTestsEnabled, openBrowser, VIEWPORTS } from '../helpers/browser';
+import { browserTestsEnabled, openBrowser, VIEWPORTS, watchPage } from '../helpers/browser';
 import { AdminClient } from '../helpers/fixtures';
 import {
   OAuthTestApp,
@@ -37,28 +37,10 @@ describeBrowser(suite, () => {
   });
   afterAll(() => app.close());
 
-  /** Opens a browser that records dialogs, page errors, CSP reports and failed loads. */
+  /** Opens a browser that records dialogs, page errors, console errors and failed loads. */
   async function browse(size: keyof typeof VIEWPORTS) {
     const browser = await openBrowser(VIEWPORTS[size], app.base, { isMobile: size === 'phone' });
-    const problems: string[] = [];
-    browser.page.on('dialog', (d) => {
-      problems.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    browser.page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    browser.page.on('console', (msg) => {
-      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
-        problems.push(`console error: ${msg.text()}`);
-    });
-    browser.page.on('response', (res) => {
-      const { pathname } = new URL(res.url());
-      if (
-        res.status() >= 400 &&
-        res.request().resourceType() !== 'document' &&
-        pathname !== '/favicon.ico'
-      )
-        problems.push(`${res.status()} for ${pathname}`);
-    });
+    const problems = watchPage(browser.page);
     return { ...browser, problems };
   }
 

@@ -107,4 +107,32 @@ describe('GET /usage and the monthly call meter (spec: Usage record, Limits: Mon
     ]);
     expect(rows[0].used).toBe(100);
   });
+
+  it('exactness, call by call: concurrent calls share meter statements, each keeps its own count', async () => {
+    // Under load an account's concurrent calls share one meter statement (group commit,
+    // CallMeterService); each call still reports the count after its own: 1..150 once each.
+    const acc = await admin.account('agency', {
+      api_calls_per_month: 150,
+      requests_per_minute: 10_000,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 300 }, () => t.http().get('/api/v1/usage').set(bearer(acc.key))),
+    );
+    const served = results.filter((r) => r.status === 200);
+    expect(served).toHaveLength(150);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(150);
+    const counts = served.map((r) => r.body.data.api_calls_used as number).sort((a, b) => a - b);
+    expect(counts).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    // Your-data calls past the cap: counted, never refused, each with its own count too.
+    const yours = await Promise.all(
+      Array.from({ length: 50 }, () => t.http().get('/api/v1/rank/keywords').set(bearer(acc.key))),
+    );
+    expect(yours.every((r) => r.status === 200)).toBe(true);
+    const after = await t.http().get('/api/v1/rank/keywords').set(bearer(acc.key));
+    expect(after.status).toBe(200);
+    const rows = await t.db.query('SELECT used FROM api_call_meter WHERE account_id = $1', [
+      acc.id,
+    ]);
+    expect(rows[0].used).toBe(201);
+  });
 });

@@ -88,3 +88,31 @@ export async function openBrowser(
     },
   };
 }
+
+/**
+ * Collects what should not happen on a page: script errors, console errors, and failed loads
+ * of sub-resources (4xx/5xx; documents are checked by the tests themselves; the browser's own
+ * /favicon.ico is not ours). Dialogs are dismissed and recorded too.
+ */
+export function watchPage(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
+      problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('response', (res) => {
+    const { pathname } = new URL(res.url());
+    if (
+      res.status() >= 400 &&
+      res.request().resourceType() !== 'document' &&
+      pathname !== '/favicon.ico'
+    )
+      problems.push(`${res.status()} for ${res.request().method()} ${pathname}`);
+  });
+  return problems;
+}

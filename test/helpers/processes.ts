@@ -52,8 +52,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once something listens on 127.0.0.1:`port`. */
-export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+/**
+ * Resolves once something listens on 127.0.0.1:`port`; fails early when `child` (the process
+ * expected to listen there) has exited.
+ */
+export async function waitForPort(
+  port: number,
+  timeoutMs = 10_000,
+  child?: ChildProcess,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -65,6 +72,8 @@ export async function waitForPort(port: number, timeoutMs = 10_000): Promise<voi
       s.once('error', () => resolve(false));
     });
     if (ok) return;
+    if (child && child.exitCode !== null)
+      throw new Error(`the process for port ${port} exited (${child.exitCode})`);
     if (Date.now() > deadline) throw new Error(`port ${port} did not open`);
     await new Promise((r) => setTimeout(r, 50));
   }

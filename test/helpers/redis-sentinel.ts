@@ -1,10 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { freePort } from './processes';
+import { freePort, waitForPort } from './processes';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -46,25 +45,6 @@ async function killGroup(child: ChildProcess): Promise<void> {
   signalGroup(child, 'SIGCONT'); // a frozen (SIGSTOPped) server too
   signalGroup(child, 'SIGKILL');
   await exited;
-}
-
-async function waitForPort(port: number, child: ChildProcess, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (child.exitCode !== null)
-      throw new Error(`redis-server on ${port} exited (${child.exitCode})`);
-    if (Date.now() > deadline) throw new Error(`port ${port} did not open`);
-    await sleep(50);
-  }
 }
 
 /** One short-lived connection (no retries), closed after `fn`. */
@@ -149,7 +129,7 @@ export class SentinelGroup {
         );
         const child = spawnRedis([conf, '--sentinel']);
         group.sentinelProcs.push(child);
-        await waitForPort(port, child);
+        await waitForPort(port, 10_000, child);
       }
       await group.waitForSentinelsToAgree(ports.master, 2);
       return group;
@@ -165,7 +145,7 @@ export class SentinelGroup {
     if (replicaOf) args.push('--replicaof', '127.0.0.1', String(replicaOf));
     const child = spawnRedis(args);
     this.servers.set(port, child);
-    await waitForPort(port, child);
+    await waitForPort(port, 10_000, child);
   }
 
   /** Waits until `count` replicas are online (in sync) on the master at `masterPort`. */
@@ -247,7 +227,7 @@ export class SentinelGroup {
       ...result,
       resume: async () => {
         if (frozen) signalGroup(frozen, 'SIGCONT');
-        await waitForPort(result.oldMasterPort, frozen!);
+        await waitForPort(result.oldMasterPort, 10_000, frozen!);
       },
     };
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, UsageCostGroup } from '@app/database';
 
-/** Where a counted call goes in the usage history (table usage_daily). */
+/** Where a counted call goes in the usage history. */
 export interface UsageLine {
   /** The UTC day (YYYY-MM-DD) of the call. */
   day: string;
@@ -14,53 +14,79 @@ export interface UsageLine {
   group: UsageCostGroup;
 }
 
+/** What one meter statement did: the month's count before and after it. */
+export interface MeterCount {
+  before: number;
+  used: number;
+}
+
 /** The statements of the monthly API call meter (tables api_call_meter and usage_events). */
 @Injectable()
 export class CallMeterRepository {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * Counts one call in one atomic statement, unless `cap` calls are already counted (`cap`
-   * null: no cap). The month's count after the call, or null when it was refused.
+   * Counts the calls of `lines` (in arrival order) in one atomic statement, as many as `cap`
+   * still allows (`cap` null: all of them): the first `used - before` lines are admitted, the
+   * rest refused. Null when none was admitted (the month was at the cap already).
    *
-   * The same statement appends the call to the usage history (`usage_events`, rolled up into
-   * `usage_daily` by the worker) only when the meter counted it: one decision, one commit, so
-   * the month's history always sums to the meter, under any concurrency and across crashes
-   * (both or neither survive). An append, not an upsert of a per-day counter: the meter row
-   * is held while the statement runs, and a second hot row updated under it doubled the
-   * statement's cost for a busy account (pgbench, docs/usage-history.md); an insert takes no
-   * row lock.
+   * `used_before` keeps the count before the statement on the row itself, so the statement
+   * can answer how many it admitted. Concurrent statements of one account (other batches,
+   * other instances) serialize on the row lock: every call is admitted or refused exactly
+   * once, against the cap.
    *
-   * Every request of an account updates the same meter row, so each commit waits for the row
-   * lock and a WAL flush: with synchronous commit that caps an account near 1,500 calls/s
-   * on one disk. The statement commits asynchronously (set_config(..., true) applies to its
-   * own implicit transaction only): still atomic and exact under concurrency; a PostgreSQL
-   * crash could forget the last fraction of a second of counts (meter and history together).
-   * Credits, quotas and the ledger keep synchronous commits. See
-   * docs/pipeline-and-metering.md. A named prepared statement: it runs on every API request.
+   * The same statement appends the admitted calls to the usage history (`usage_events`, one
+   * row per distinct line with its count; the worker rolls them up into `usage_daily`): one
+   * decision and one commit for the meter and the history, so the month's history always
+   * sums to the meter, under any concurrency and across crashes (both or neither survive).
+   *
+   * The statement commits asynchronously (set_config(..., true) applies to its own implicit
+   * transaction only): still atomic and exact; a PostgreSQL crash could forget the last
+   * fraction of a second of counts, from the meter and the history together. Credits, quotas
+   * and the ledger keep synchronous commits. See docs/pipeline-and-metering.md. A named
+   * prepared statement: it runs for every API request (for several at once under load).
    */
   async consume(
     accountId: number,
     periodStart: string,
     cap: number | null,
-    line: UsageLine,
-  ): Promise<number | null> {
-    const rows = await this.sql.prepared<{ used: number }>(
+    lines: UsageLine[],
+  ): Promise<MeterCount | null> {
+    const rows = await this.sql.prepared<{ used: number; used_before: number }>(
       'api_call_meter_consume',
       `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
        counted AS (
-         INSERT INTO api_call_meter AS m (account_id, period_start, used)
-         SELECT $1, $2::date, 1 FROM async_commit WHERE $3::int IS NULL OR $3::int > 0
+         INSERT INTO api_call_meter AS m (account_id, period_start, used, used_before)
+         SELECT $1, $2::date, CASE WHEN $3::int IS NULL THEN $4::int ELSE LEAST($4::int, $3::int) END, 0
+         FROM async_commit WHERE $3::int IS NULL OR $3::int > 0
          ON CONFLICT (account_id, period_start)
-         DO UPDATE SET used = m.used + 1 WHERE $3::int IS NULL OR m.used < $3::int
-         RETURNING used),
+         DO UPDATE SET
+           used_before = m.used,
+           used = m.used + CASE WHEN $3::int IS NULL THEN $4::int ELSE LEAST($4::int, $3::int - m.used) END
+         WHERE $3::int IS NULL OR m.used < $3::int
+         RETURNING used, used_before),
        history AS (
-         INSERT INTO usage_events (account_id, day, key_id, grant_id, endpoint, cost_group)
-         SELECT $1, $4::date, $5, $6, $7, $8 FROM counted)
-       SELECT used FROM counted`,
-      [accountId, periodStart, cap, line.day, line.keyId, line.grantId, line.endpoint, line.group],
+         INSERT INTO usage_events (account_id, day, key_id, grant_id, endpoint, cost_group, calls)
+         SELECT $1, l.day, l.key_id, l.grant_id, l.endpoint, l.cost_group, count(*)::int
+         FROM counted,
+              unnest($5::date[], $6::int[], $7::int[], $8::text[], $9::text[])
+                WITH ORDINALITY AS l (day, key_id, grant_id, endpoint, cost_group, n)
+         WHERE l.n <= counted.used - counted.used_before
+         GROUP BY l.day, l.key_id, l.grant_id, l.endpoint, l.cost_group)
+       SELECT used, used_before FROM counted`,
+      [
+        accountId,
+        periodStart,
+        cap,
+        lines.length,
+        lines.map((l) => l.day),
+        lines.map((l) => l.keyId),
+        lines.map((l) => l.grantId),
+        lines.map((l) => l.endpoint),
+        lines.map((l) => l.group),
+      ],
     );
-    return rows.length ? rows[0].used : null;
+    return rows.length ? { before: rows[0].used_before, used: rows[0].used } : null;
   }
 
   /** Calls counted in the month starting `periodStart` (0 when none). */

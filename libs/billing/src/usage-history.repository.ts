@@ -25,7 +25,7 @@ const CALLS_IN_RANGE = `
   SELECT day, key_id, grant_id, endpoint, cost_group, calls FROM usage_daily
   WHERE account_id = $1 AND day BETWEEN $2::date AND $3::date
   UNION ALL
-  SELECT day, key_id, grant_id, endpoint, cost_group, 1 FROM usage_events
+  SELECT day, key_id, grant_id, endpoint, cost_group, calls FROM usage_events
   WHERE account_id = $1 AND day BETWEEN $2::date AND $3::date`;
 
 /**
@@ -90,10 +90,10 @@ export class UsageHistoryRepository {
          DELETE FROM usage_events e
          WHERE (e.account_id, e.id) IN (
            SELECT account_id, id FROM usage_events LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING e.account_id, e.day, e.key_id, e.grant_id, e.endpoint, e.cost_group),
+         RETURNING e.account_id, e.day, e.key_id, e.grant_id, e.endpoint, e.cost_group, e.calls),
        added AS (
          INSERT INTO usage_daily AS u (account_id, day, key_id, grant_id, endpoint, cost_group, calls)
-         SELECT m.account_id, m.day, m.key_id, m.grant_id, m.endpoint, m.cost_group, count(*)::int
+         SELECT m.account_id, m.day, m.key_id, m.grant_id, m.endpoint, m.cost_group, sum(m.calls)::int
          FROM moved m JOIN accounts a ON a.id = m.account_id
          GROUP BY m.account_id, m.day, m.key_id, m.grant_id, m.endpoint, m.cost_group
          ON CONFLICT (account_id, day, key_id, grant_id, endpoint, cost_group)

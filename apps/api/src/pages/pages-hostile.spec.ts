@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadHtmlparser2 } from '@app/crawler';
-import type { AuditReport } from '@app/site-audit';
 import { CONSOLE_PAGE, SIGN_IN_PAGE, consolePage, signInPage } from '../account-area/account-pages';
 import {
   AUTHORIZE_ERROR_PAGE,
@@ -9,6 +8,7 @@ import {
   authorizeErrorPage,
   consentPage,
 } from '../oauth/oauth-pages';
+import { auditReport } from '../site-audit/report.fixture';
 import {
   REPORT_NOT_FOUND_PAGE,
   REPORT_PAGE,
@@ -30,52 +30,24 @@ const JS_URL = 'javascript:alert(document.domain)';
 
 const when = new Date('2026-11-21T10:00:00Z');
 
-function hostileReport(): AuditReport {
-  return {
-    audit: {
-      id: 'aud_AAAAAAAAAAAAAAAAAAAAAA',
-      jobId: 'job_AAAAAAAAAAAAAAAAAAAAAA',
-      accountId: 1,
+const hostileReport = () =>
+  auditReport(
+    {
       startUrl: JS_URL,
       domain: H,
-      maxPages: 10,
-      maxDepth: 3,
-      pagesCrawled: 1,
-      totalScore: 72.456,
-      geoScore: 40,
-      issuesCritical: 1,
-      issuesWarning: 0,
-      issuesNotice: 0,
-      issuesTotal: 1,
       ruleSummary: [{ rule: H, severity: H, title: H, count: 1, urls: [JS_URL, H] }],
       geoChecks: [{ check: H, passed: false, weight: 10, detail: H }],
       truncated: true,
-      truncatedReason: null,
-      startedAt: when,
-      finishedAt: when,
-      createdAt: when,
     },
-    pages: [
-      {
-        auditId: 'aud_AAAAAAAAAAAAAAAAAAAAAA',
-        position: 0,
-        url: `http://127.0.0.1:8080/?q=${H}`,
-        finalUrl: JS_URL,
-        status: 200,
-        depth: 0,
-        title: H,
-        metaDescription: H,
-        h1Count: 0,
-        wordCount: 12,
-        responseMs: 5,
-        bytes: 300,
-        canonical: `data:text/html,${H}`,
-        noindex: false,
-        issues: [{ rule: H, severity: H, url: JS_URL, detail: H }],
-      },
-    ],
-  };
-}
+    {
+      url: `http://127.0.0.1:8080/?q=${H}`,
+      finalUrl: JS_URL,
+      title: H,
+      metaDescription: H,
+      canonical: `data:text/html,${H}`,
+      issues: [{ rule: H, severity: H, url: JS_URL, detail: H }],
+    },
+  );
 
 /** A hostile model for every page template; a new template without one fails the test. */
 const MODELS: Record<string, object> = {

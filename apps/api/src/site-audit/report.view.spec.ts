@@ -2,27 +2,15 @@ import type { AuditReport } from '@app/site-audit';
 import { httpLink } from '../pages/links';
 import { PageAssets } from '../pages/page-assets';
 import { PageViews } from '../pages/page-views';
+import { auditReport } from './report.fixture';
 import { REPORT_PAGE, reportPage } from './report.view';
 
 const hostile = '<script>alert("x")</script>';
 
-function report(): AuditReport {
-  return {
-    audit: {
-      id: 'aud_AAAAAAAAAAAAAAAAAAAAAA',
-      jobId: 'job_AAAAAAAAAAAAAAAAAAAAAA',
-      accountId: 1,
-      startUrl: 'http://127.0.0.1:8080/',
+const report = (): AuditReport =>
+  auditReport(
+    {
       domain: `evil${hostile}.test`,
-      maxPages: 10,
-      maxDepth: 3,
-      pagesCrawled: 1,
-      totalScore: 72.456,
-      geoScore: 40,
-      issuesCritical: 1,
-      issuesWarning: 0,
-      issuesNotice: 0,
-      issuesTotal: 1,
       ruleSummary: [
         {
           rule: 'missing_h1',
@@ -33,40 +21,22 @@ function report(): AuditReport {
         },
       ],
       geoChecks: [{ check: 'llms_txt', passed: false, weight: 10, detail: hostile }],
-      truncated: false,
-      truncatedReason: null,
-      startedAt: new Date('2026-11-21T10:00:00Z'),
-      finishedAt: new Date('2026-11-21T10:01:00Z'),
-      createdAt: new Date('2026-11-21T10:01:00Z'),
     },
-    pages: [
-      {
-        auditId: 'aud_AAAAAAAAAAAAAAAAAAAAAA',
-        position: 0,
-        url: 'http://127.0.0.1:8080/?q="><img src=x onerror=alert(1)>',
-        finalUrl: 'http://127.0.0.1:8080/',
-        status: 200,
-        depth: 0,
-        title: hostile,
-        metaDescription: `<img src=x onerror=alert(1)>`,
-        h1Count: 0,
-        wordCount: 12,
-        responseMs: 5,
-        bytes: 300,
-        canonical: null,
-        noindex: false,
-        issues: [
-          {
-            rule: 'missing_h1',
-            severity: 'critical',
-            url: 'http://127.0.0.1:8080/',
-            detail: hostile,
-          },
-        ],
-      },
-    ],
-  };
-}
+    {
+      url: 'http://127.0.0.1:8080/?q="><img src=x onerror=alert(1)>',
+      title: hostile,
+      metaDescription: `<img src=x onerror=alert(1)>`,
+      h1Count: 0,
+      issues: [
+        {
+          rule: 'missing_h1',
+          severity: 'critical',
+          url: 'http://127.0.0.1:8080/',
+          detail: hostile,
+        },
+      ],
+    },
+  );
 
 const views = new PageViews(new PageAssets());
 const renderAuditReport = (r: AuditReport): string => views.render(REPORT_PAGE, reportPage(r));

@@ -12,8 +12,9 @@ import { AccountEntity } from './account.entity';
 export type UsageCostGroup = 'research' | 'your-data' | 'other';
 
 /**
- * One counted call, appended by the monthly meter's own statement (CallMeterRepository): the
- * same decision and the same commit as the meter. The worker moves events into usage_daily
+ * Counted calls (one row per distinct line of a meter statement's batch, with its count),
+ * appended by the monthly meter's own statement (CallMeterRepository): the same decision and
+ * the same commit as the meter. The worker moves events into usage_daily
  * (one transaction: delete and add up), so events plus history always sum to the meter.
  * No foreign key (its check would lock the account row on every call). Schema: migration
  * 1765000000000.
@@ -40,6 +41,9 @@ export class UsageEventEntity {
 
   @Column({ name: 'cost_group', type: 'text' })
   costGroup: UsageCostGroup;
+
+  @Column({ type: 'integer' })
+  calls: number;
 }
 
 /**

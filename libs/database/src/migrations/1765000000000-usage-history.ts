@@ -2,8 +2,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Usage history and usage alerts (docs/usage-history.md):
- * - `usage_events`: one row per counted call, appended by the meter's own statement (so
- *   events and history together always sum to the meter), rolled up by the worker into
+ * - `usage_events`: the counted calls, appended by the meter's own statement (one row per
+ *   distinct line of a batch, with its count; events and history together always sum to the
+ *   meter), rolled up by the worker into
  * - `usage_daily`: calls per account, UTC day, key or hosted-MCP connection, endpoint and
  *   cost group;
  * - `usage_alerts`: an account's alert settings; `usage_alert_fired`: one row per account,
@@ -44,8 +45,12 @@ export class UsageHistory1765000000000 implements MigrationInterface {
         grant_id    integer NOT NULL,
         endpoint    text NOT NULL,
         cost_group  text NOT NULL,
+        calls       integer NOT NULL,
         PRIMARY KEY (account_id, id)
       )`);
+    // The meter's count before its last statement: the statement answers how many calls of
+    // its batch it admitted (group commit, CallMeterService).
+    await q.query(`ALTER TABLE api_call_meter ADD COLUMN used_before integer NOT NULL DEFAULT 0`);
 
     await q.query(`
       CREATE TABLE usage_alerts (
@@ -100,6 +105,7 @@ export class UsageHistory1765000000000 implements MigrationInterface {
     await q.query(`ALTER TABLE webhook_deliveries ALTER COLUMN job_id SET NOT NULL`);
     await q.query(`DROP TABLE usage_alert_fired`);
     await q.query(`DROP TABLE usage_alerts`);
+    await q.query(`ALTER TABLE api_call_meter DROP COLUMN used_before`);
     await q.query(`DROP TABLE usage_events`);
     await q.query(`DROP TABLE usage_daily`);
   }
