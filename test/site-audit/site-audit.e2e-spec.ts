@@ -145,6 +145,38 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
         '&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; Hostile &amp; &quot;quoted&quot;',
       );
       expect(HOSTILE_TITLE).toContain('<script>');
+      // Readable rule names with a fix hint, not raw rule ids; a 404 page is not indexable.
+      expect(html).toContain('How to fix:');
+      expect(html).not.toMatch(/>\s*missing_lang\b/);
+    });
+
+    it('the page list downloads: JSON and CSV with the same pages, as attachments', async () => {
+      const reportPath = new URL((final.data as { report_url: string }).report_url).pathname;
+      const json = await request(t.url).get(`${reportPath}/pages.json`);
+      expect(json.status).toBe(200);
+      expect(json.headers['content-type']).toMatch(/^application\/json/);
+      expect(json.headers['content-disposition']).toMatch(/^attachment; filename="site-audit-aud_/);
+      const pages = JSON.parse(json.text).pages as Array<{
+        url: string;
+        status: number;
+        indexable: boolean;
+      }>;
+      expect(pages.length).toBe((final.data as { pages_crawled: number }).pages_crawled);
+      for (const p of pages) {
+        if (p.status >= 400) expect(p.indexable).toBe(false);
+      }
+      const csv = await request(t.url).get(`${reportPath}/pages.csv`);
+      expect(csv.status).toBe(200);
+      expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+      const lines = csv.text.trim().split('\r\n');
+      expect(lines[0].startsWith('url,final_url,status,')).toBe(true);
+      expect(lines.length).toBeGreaterThanOrEqual(pages.length + 1);
+      for (const bad of ['pages.xml', 'pages.']) {
+        expect((await request(t.url).get(`${reportPath}/${bad}`)).status).toBe(404);
+      }
+      expect(
+        (await request(t.url).get('/reports/audits/aud_AAAAAAAAAAAAAAAAAAAAAA/pages.csv')).status,
+      ).toBe(404);
     });
 
     it('an unknown or malformed report id is a 404 HTML page', async () => {

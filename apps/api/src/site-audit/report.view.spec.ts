@@ -74,6 +74,42 @@ describe('audit report page', () => {
       { rule: 'b', severity: 'critical', title: 'B', count: 1, urls: [] },
       { rule: 'c', severity: 'critical', title: 'C', count: 5, urls: [] },
     ];
-    expect(reportPage(r).rules.map((x) => x.rule)).toEqual(['c', 'b', 'a']);
+    expect(reportPage(r).rules.map((x) => x.title)).toEqual(['C', 'B', 'A']);
+  });
+
+  it('names rules readably with a fix hint; raw rule ids are not shown', () => {
+    const html = renderAuditReport(report());
+    expect(html).toContain('Missing &lt;h1&gt;');
+    expect(html).toContain('How to fix:</strong> Add one &lt;h1&gt;');
+    expect(html).not.toContain('missing_h1');
+  });
+
+  it.each([
+    [{ status: 200 }, { yes: true, why: null }],
+    [{ status: 404 }, { yes: false, why: 'HTTP 404' }],
+    [{ status: 503 }, { yes: false, why: 'HTTP 503' }],
+    [{ status: null }, { yes: false, why: 'no response' }],
+    [
+      { status: 200, noindex: true },
+      { yes: false, why: 'noindex' },
+    ],
+    [
+      { status: 200, canonical: 'http://127.0.0.1:8080/other' },
+      { yes: false, why: 'canonical points to another URL' },
+    ],
+    [
+      { status: 200, canonical: 'http://127.0.0.1:8080/#top' },
+      { yes: true, why: null },
+    ],
+  ])('indexability of %j: %j', (page, expected) => {
+    const r = auditReport({}, page);
+    expect(reportPage(r).pages[0].indexable).toEqual(expected);
+  });
+
+  it('a 404 page reads "Indexable: no (HTTP 404)"; the page list downloads are linked', () => {
+    const html = renderAuditReport(auditReport({}, { status: 404 }));
+    expect(html).toContain('Indexable: <span class="bad">no (HTTP 404)</span>');
+    expect(html).toContain('href="/reports/audits/aud_AAAAAAAAAAAAAAAAAAAAAA/pages.csv"');
+    expect(html).toContain('href="/reports/audits/aud_AAAAAAAAAAAAAAAAAAAAAA/pages.json"');
   });
 });

@@ -1,6 +1,8 @@
 import { recordTimestamp } from '@app/core';
+import type { AuditPageEntity } from '@app/database';
 import type { AuditReport } from '@app/site-audit';
 import { LinkView, httpLink } from '../pages/links';
+import { ruleFix, ruleTitle } from './rule-advice';
 
 /**
  * The view model of an audit report (views/report.hbs). Every value from a crawled site (URLs,
@@ -34,10 +36,13 @@ export interface ReportPage {
   rules: Array<{
     severity: SeverityView;
     title: string;
-    rule: string;
+    /** One line on how to fix it, for the audit's own rules. */
+    fix: string | null;
     count: number;
     urls: LinkView[];
   }>;
+  /** The page list as files: JSON and CSV. */
+  downloads: { json: string; csv: string };
   geoChecks: Array<{ check: string; passed: boolean; weight: number; detail: string }>;
   pages: Array<{
     link: LinkView;
@@ -50,9 +55,10 @@ export interface ReportPage {
     wordCount: number;
     responseMs: number;
     bytes: number;
-    noindex: boolean;
+    /** Whether search engines may index the page, and why not. */
+    indexable: { yes: boolean; why: string | null };
     canonical: LinkView | null;
-    issues: Array<{ severity: SeverityView; rule: string; detail: string | null }>;
+    issues: Array<{ severity: SeverityView; title: string; detail: string | null }>;
   }>;
 }
 
@@ -99,11 +105,15 @@ export function reportPage({ audit: a, pages }: AuditReport): ReportPage {
       .sort((x, y) => bySeverity(x, y) || y.count - x.count)
       .map((r) => ({
         severity: severity(r.severity),
-        title: r.title || r.rule,
-        rule: r.rule,
+        title: ruleTitle(r.rule) === r.rule && r.title ? r.title : ruleTitle(r.rule),
+        fix: ruleFix(r.rule),
         count: r.count,
         urls: (r.urls ?? []).map((u) => httpLink(u)),
       })),
+    downloads: {
+      json: `/reports/audits/${encodeURIComponent(a.id)}/pages.json`,
+      csv: `/reports/audits/${encodeURIComponent(a.id)}/pages.csv`,
+    },
     geoChecks: (a.geoChecks ?? []).map((c) => ({
       check: c.check,
       passed: c.passed,
@@ -121,14 +131,47 @@ export function reportPage({ audit: a, pages }: AuditReport): ReportPage {
       wordCount: p.wordCount,
       responseMs: p.responseMs,
       bytes: p.bytes,
-      noindex: p.noindex,
+      indexable: indexability(p),
       canonical: p.canonical ? httpLink(p.canonical) : null,
       issues: (p.issues ?? [])
         .slice()
         .sort(bySeverity)
-        .map((i) => ({ severity: severity(i.severity), rule: i.rule, detail: i.detail || null })),
+        .map((i) => ({
+          severity: severity(i.severity),
+          title: ruleTitle(i.rule),
+          detail: i.detail || null,
+        })),
     })),
   };
+}
+
+/** The URL without its fragment, for comparing a canonical with the page. */
+function sameDocument(a: string, b: string): boolean {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    x.hash = '';
+    y.hash = '';
+    return x.href === y.href;
+  } catch {
+    return a === b;
+  }
+}
+
+/**
+ * Whether search engines may index a crawled page: it answered 2xx, has no noindex, and its
+ * canonical (if any) is the page itself. The first reason that rules it out is given.
+ */
+export function indexability(
+  p: Pick<AuditPageEntity, 'url' | 'finalUrl' | 'status' | 'noindex' | 'canonical'>,
+): { yes: boolean; why: string | null } {
+  if (p.status === null) return { yes: false, why: 'no response' };
+  if (p.status < 200 || p.status > 299) return { yes: false, why: `HTTP ${p.status}` };
+  if (p.noindex) return { yes: false, why: 'noindex' };
+  if (p.canonical && !sameDocument(p.canonical, p.finalUrl || p.url)) {
+    return { yes: false, why: 'canonical points to another URL' };
+  }
+  return { yes: true, why: null };
 }
 
 export function reportNotFoundPage(): ReportNotFoundPage {
