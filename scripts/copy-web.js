@@ -2,7 +2,7 @@
 /*
  * The build's last step: copies the pages' non-TypeScript files into dist/ beside the
  * compiled code (tsc copies only what it compiles): templates (`views/**.hbs`) and asset
- * files (`assets/*`: stylesheets and browser scripts) of every app. Usage:
+ * files (`assets/*`: stylesheets, browser scripts, the favicon) of every app. Usage:
  *   node scripts/copy-web.js          (from the repository root; `npm run build` runs it)
  */
 'use strict';
@@ -17,7 +17,7 @@ function isWebFile(rel) {
   const dirs = parts.slice(0, -1);
   const name = parts[parts.length - 1];
   if (dirs.includes('views') && name.endsWith('.hbs')) return true;
-  return dirs[dirs.length - 1] === 'assets' && /\.(css|js)$/.test(name);
+  return dirs[dirs.length - 1] === 'assets' && /\.(css|js|svg)$/.test(name);
 }
 
 let copied = 0;

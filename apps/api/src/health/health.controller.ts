@@ -1,20 +1,9 @@
-import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
+import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import Redis from 'ioredis';
 import { ApiError } from '@app/core';
-import { REDIS, ReadSql, Sql, StandbyStatus } from '@app/database';
+import { ReadSql, StandbyStatus } from '@app/database';
 import { Public } from '@app/gateway';
-
-const CHECK_TIMEOUT_MS = 2000;
-
-function withTimeout<T>(p: Promise<T>): Promise<T> {
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref(),
-    ),
-  ]);
-}
+import { Readiness } from './readiness';
 
 /**
  * Liveness (the process answers) and readiness (PostgreSQL and Redis answer). No key needed.
@@ -26,8 +15,7 @@ function withTimeout<T>(p: Promise<T>): Promise<T> {
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly sql: Sql,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly readiness: Readiness,
     private readonly reads: ReadSql,
   ) {}
 
@@ -43,14 +31,7 @@ export class HealthController {
     checks: Record<string, string>;
     standby: StandbyStatus;
   }> {
-    const [pg, redis] = await Promise.allSettled([
-      withTimeout(this.sql.ping()),
-      withTimeout(this.redis.ping()),
-    ]);
-    const checks = {
-      postgres: pg.status === 'fulfilled' ? 'ok' : 'down',
-      redis: redis.status === 'fulfilled' ? 'ok' : 'down',
-    };
+    const checks = await this.readiness.check();
     if (checks.postgres !== 'ok' || checks.redis !== 'ok') {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Not ready.', { details: checks });
     }

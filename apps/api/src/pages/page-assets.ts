@@ -18,11 +18,13 @@ const FILES: Readonly<Record<string, string>> = {
   'site.css': 'pages/assets/site.css',
   'report.css': 'site-audit/assets/report.css',
   'console.js': 'account-area/assets/console.js',
+  'favicon.svg': 'pages/assets/favicon.svg',
 };
 
 const TYPES: Readonly<Record<string, string>> = {
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
+  svg: 'image/svg+xml',
 };
 
 export interface PageAsset {
