@@ -91,6 +91,9 @@ function stop(code) {
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
+// The banner comes last, once the API answers, so the start-up log lines do not push it
+// off the screen.
+await waitUntilReady(`http://127.0.0.1:${port}/health/live`);
 console.log('');
 console.log(`Search-marketing data API: ${base}/api/v1  (OpenAPI: ${base}/docs)`);
 if (key) {
@@ -101,6 +104,21 @@ if (userEmail && userPassword) {
   console.log(`Account area: ${base}/account/sign-in  as ${userEmail} / ${userPassword} (shown once)`);
 }
 console.log('');
+}
+
+/** Polls `url` until it answers (at most 60 s; the banner is printed anyway after that). */
+async function waitUntilReady(url) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  // Let the processes' last start-up lines (buffered logs) reach the terminal first.
+  await new Promise((r) => setTimeout(r, 500));
 }
 
 main().catch((err) => {

@@ -1,6 +1,8 @@
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { seedDemoData } from '../../apps/api/src/cli/demo-data';
+import { seedDemo } from '../../apps/api/src/cli/seed-demo';
+import { bearer } from '../helpers/fixtures';
 import { GENEROUS, get } from './your-data-fixtures';
 
 describe('demo your-data seed (seedDemo → seedDemoData)', () => {
@@ -83,5 +85,19 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
     const none = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${idle.id}`))
       .body.data;
     expect(none.latest_snapshot).toBeNull();
+  });
+
+  it('npm start keeps one demo key: a new start revokes the key the previous one printed', async () => {
+    const first = await seedDemo(t.app);
+    const usage = (key: string) => t.http().get('/api/v1/usage').set(bearer(key));
+    expect((await usage(first.key)).status).toBe(200);
+    const other = await new AdminClient(t.url).post(`/accounts/${first.accountId}/api-keys`, {
+      label: 'my script',
+    });
+    const second = await seedDemo(t.app);
+    expect(second.accountId).toBe(first.accountId);
+    expect((await usage(first.key)).status).toBe(401);
+    expect((await usage(second.key)).status).toBe(200);
+    expect((await usage(other.body.data.key as string)).status).toBe(200); // left alone
   });
 });

@@ -36,10 +36,16 @@ async function seedDemoUser(
   return { email: DEMO_USER_EMAIL, password };
 }
 
+/** The label of the key `npm start` prints (with its creation time after it). */
+export const DEMO_KEY_LABEL_PREFIX = 'demo ';
+
 /**
  * Creates (or reuses) the demo Pro account and issues a new key for it (keys are stored
- * only as hashes, so an old one cannot be shown again). The demo account gets a higher
- * monthly call allowance and some credits so it can be explored.
+ * only as hashes, so an old one cannot be shown again). The demo key has one slot: the key a
+ * previous run printed is revoked, so the account keeps one active demo key however often
+ * `npm start` runs (keys made in the account area or by operators are left alone). The demo
+ * account gets a higher monthly call allowance (1,000 instead of Pro's 20) and some credits so
+ * it can be explored.
  */
 export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
   const accounts = app.get(AccountsService);
@@ -50,9 +56,16 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     await app.get(CreditsService).change(account.id, 25, 'demo seed', null);
   }
   await seedDemoData(app, account.id);
-  const key = await app
-    .get(ApiKeysService)
-    .create(account.id, `demo ${new Date().toISOString().slice(0, 19)}`);
+  const keys = app.get(ApiKeysService);
+  for (const old of await keys.list(account.id)) {
+    if (!old.revokedAt && old.label.startsWith(DEMO_KEY_LABEL_PREFIX)) {
+      await keys.revoke(old.id, account.id);
+    }
+  }
+  const key = await keys.create(
+    account.id,
+    `${DEMO_KEY_LABEL_PREFIX}${new Date().toISOString().slice(0, 19)}`,
+  );
   const user = await seedDemoUser(app, account.id);
   return { accountId: account.id, key: key.key, user };
 }
