@@ -78,6 +78,22 @@ describe('Account area: cross-site refusals and no CORS', () => {
     },
   );
 
+  it.each(CROSS_SITE)(
+    'usage-alert settings with %s: 403, the settings are unchanged',
+    async (_, headers) => {
+      const { cookie } = await signedIn();
+      const res = await request(t.url)
+        .put('/account/v1/alerts')
+        .set('Cookie', cookie)
+        .set(headers)
+        .send({ webhook_url: 'https://hooks.example.com/steal', thresholds: [1] });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('FORBIDDEN');
+      const now = await request(t.url).get('/account/v1/alerts').set('Cookie', cookie);
+      expect(now.body.data.webhook_url).toBeNull();
+    },
+  );
+
   it('cross-site sign-out is refused and the session goes on; a path in another case is guarded too', async () => {
     const { cookie } = await signedIn();
     for (const path of ['/account/v1/session', '/ACCOUNT/v1/session', '/Account/V1/Session']) {

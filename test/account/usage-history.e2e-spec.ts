@@ -1,6 +1,10 @@
 import request from 'supertest';
 import type { TestingModule } from '@nestjs/testing';
-import { UsageEventsRollupService, UsageHistoryRetentionService } from '@app/billing';
+import {
+  UsageEventsRollupService,
+  UsageHistoryRepository,
+  UsageHistoryRetentionService,
+} from '@app/billing';
 import { plainDate } from '@app/core';
 import { signIn, SignedInUser } from '../helpers/account-session';
 import { AdminClient, bearer, TestAccount } from '../helpers/fixtures';
@@ -202,6 +206,49 @@ describe('Usage history and usage alerts', () => {
     } finally {
       await oauth.close();
     }
+  });
+
+  it('the roll-up survives being cancelled mid-statement and running twice at once: no call lost or doubled', async () => {
+    const acc = await admin.account('pro');
+    const total = async () =>
+      (
+        await t.db.query(
+          `SELECT (SELECT coalesce(sum(calls), 0) FROM usage_daily WHERE account_id = $1)
+                + (SELECT coalesce(sum(calls), 0) FROM usage_events WHERE account_id = $1) AS n`,
+          [acc.id],
+        )
+      )[0].n as string;
+    // 200,000 events as the meter appends them (a few days, two endpoints).
+    await t.db.query(
+      `INSERT INTO usage_events (account_id, day, key_id, grant_id, endpoint, cost_group, calls)
+       SELECT $1, current_date - (i % 3), $2, 0, CASE WHEN i % 2 = 0 THEN 'GET /usage' ELSE 'GET /rank/keywords' END,
+              CASE WHEN i % 2 = 0 THEN 'other' ELSE 'your-data' END, 1 + i % 4
+       FROM generate_series(1, 200000) AS i`,
+      [acc.id, acc.keyId],
+    );
+    const before = await total();
+    const rollup = worker.get(UsageEventsRollupService);
+    // One roll-up cancelled by the server while it runs (as a killed connection would end it).
+    const cancelled = t.app
+      .get(UsageHistoryRepository)
+      .rollUp(200_000)
+      .catch((err: Error) => err);
+    await new Promise((r) => setTimeout(r, 30));
+    await t.db.query(
+      `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+       WHERE query LIKE '%DELETE FROM usage_events%' AND pid <> pg_backend_pid()`,
+    );
+    await cancelled;
+    expect(await total()).toBe(before);
+    // Two at once (two workers): each event moved once.
+    await Promise.all([rollup.runOnce(), t.app.get(UsageHistoryRepository).rollUp(50_000)]);
+    await rollup.runOnce();
+    expect(await total()).toBe(before);
+    const left = await t.db.query(
+      `SELECT count(*)::int AS n FROM usage_events WHERE account_id = $1`,
+      [acc.id],
+    );
+    expect(left[0].n).toBe(0);
   });
 
   describe('alerts', () => {

@@ -125,11 +125,21 @@ describeBrowser(suite, () => {
   }
 
   it.each(Object.keys(VIEWPORTS) as Array<keyof typeof VIEWPORTS>)(
-    '%s: console, consent and report pages keep hostile values inert',
+    '%s: home, console, consent and report pages keep hostile values inert',
     async (size) => {
       const who = await hostilePerson();
       const { page, problems, close } = await browse(size);
       try {
+        // The home page (GET /): its links, the live status, the site stylesheet.
+        await page.goto(`${app.base}/`);
+        expect(await page.locator('h1').textContent()).toBe('Search-marketing data API');
+        expect(await page.locator('#status').textContent()).toContain('All systems answer.');
+        await expectInert(page, problems);
+        await page.screenshot({
+          path: `${SCREENSHOT_DIR}/hostile-${size}-home.png`,
+          fullPage: true,
+        });
+
         // The console: account name and key labels as text.
         await signIn(page, who.email, who.password);
         expect(await page.locator('h1').textContent()).toBe(H);
