@@ -1,11 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { VIEWPORTS, browserTestsEnabled, openBrowser } from '../helpers/browser';
 import { ADMIN_TOKEN, createTestApp, TestApp } from '../helpers/test-app';
 
 const SHOTS = join(tmpdir(), 'jest-ops-pages');
 const enabled = browserTestsEnabled('ops pages (issue 15)');
+
+/** Every URL the page asks for, in order (data: and blob: URLs are not requests to a host). */
+function recordRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (req) => urls.push(req.url()));
+  return urls;
+}
+
+/** The recorded URLs that went to another origin than the app's. */
+const outside = (urls: string[], origin: string): string[] =>
+  urls.filter((u) => !/^(data|blob):/.test(u) && new URL(u).origin !== origin);
 
 (enabled ? describe : describe.skip)('Operator pages in headless Chromium (issue 15)', () => {
   let t: TestApp;
@@ -32,6 +44,74 @@ const enabled = browserTestsEnabled('ops pages (issue 15)');
       expect(ops).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/admin' });
       expect(ops!.value).not.toContain(ADMIN_TOKEN());
       await b.page.screenshot({ path: join(SHOTS, 'admin-queues.png'), fullPage: true });
+    } finally {
+      await b.close();
+    }
+  }, 60_000);
+
+  it('/admin/queues loads nothing from outside the app: no web-font host, system fonts (issue 25)', async () => {
+    const b = await openBrowser(VIEWPORTS.desktop, t.url);
+    try {
+      const requests = recordRequests(b.page);
+      await b.page.goto(`${t.url}/admin/queues?token=${encodeURIComponent(ADMIN_TOKEN())}`);
+      await b.page.getByText('site-audit').first().waitFor({ timeout: 20_000 });
+      await b.page.getByText('Loading...').first().waitFor({ state: 'hidden', timeout: 20_000 });
+      // A queue's own page too (the dashboard's other entry route, and its lazy chunks).
+      await b.page.goto(`${t.url}/admin/queues/queue/site-audit`);
+      await b.page.getByText('site-audit').first().waitFor({ timeout: 20_000 });
+      await b.page.waitForLoadState('networkidle');
+      expect(requests.length).toBeGreaterThan(3);
+      expect(outside(requests, t.url)).toEqual([]);
+      // The page as served links only its own files.
+      const served = await b.page.request.get(`${t.url}/admin/queues`);
+      expect(await served.text()).not.toMatch(/<link[^>]*href=["']?(https?:)?\/\//i);
+      const font = await b.page.evaluate<string>('getComputedStyle(document.body).fontFamily');
+      expect(font).toMatch(/^system-ui/);
+    } finally {
+      await b.close();
+    }
+  }, 60_000);
+
+  it('/docs on a phone (390 px): viewport meta, favicon and title, no sideways scroll, nothing from outside (issue 25)', async () => {
+    const b = await openBrowser(VIEWPORTS.phone, t.url, { isMobile: true });
+    try {
+      const requests = recordRequests(b.page);
+      await b.page.goto(`${t.url}/docs`);
+      await b.page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+      const viewport = await b.page.getAttribute('meta[name="viewport"]', 'content');
+      expect(viewport).toBe('width=device-width, initial-scale=1');
+      expect(await b.page.evaluate<number>('window.innerWidth')).toBe(VIEWPORTS.phone.width);
+      expect(await b.page.title()).toBe('API reference · SEO data API');
+      const icons = await b.page
+        .locator('link[rel="icon"]')
+        .evaluateAll((links) => links.map((l) => l.getAttribute('href')));
+      expect(icons).toHaveLength(1);
+      expect(icons[0]).toMatch(/^\/assets\/favicon\.[0-9a-f]{12}\.svg$/);
+      const icon = await b.page.request.get(`${t.url}${icons[0]}`);
+      expect(icon.status()).toBe(200);
+      expect(icon.headers()['content-type']).toBe('image/svg+xml');
+
+      const scrollWidth = () => b.page.evaluate<number>('document.scrollingElement.scrollWidth');
+      expect(await scrollWidth()).toBeLessThanOrEqual(VIEWPORTS.phone.width + 2);
+      // An operation opened (parameters, responses, schemas) still fits.
+      await b.page.locator('.opblock-summary').first().click();
+      await b.page.locator('.opblock-body').first().waitFor({ timeout: 10_000 });
+      expect(await scrollWidth()).toBeLessThanOrEqual(VIEWPORTS.phone.width + 2);
+      await b.page.screenshot({ path: join(SHOTS, 'docs-phone.png'), fullPage: true });
+
+      // Swagger UI's own files come from this app (swagger-ui-dist), nothing from elsewhere.
+      expect(requests.some((u) => u.startsWith(`${t.url}/docs/swagger-ui-bundle.js`))).toBe(true);
+      expect(outside(requests, t.url)).toEqual([]);
+
+      // The admin reference is the same page, with its own title.
+      const admin = await b.page.request.get(`${t.url}/admin/docs`, {
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN()}` },
+      });
+      const adminHtml = await admin.text();
+      expect(adminHtml).toContain(
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      );
+      expect(adminHtml).toContain('<title>Admin API reference · SEO data API</title>');
     } finally {
       await b.close();
     }

@@ -183,7 +183,9 @@ export class SentinelGroup {
   }
 
   private async waitForSentinelsToAgree(masterPort: number, replicas: number): Promise<void> {
-    const deadline = Date.now() + 15_000;
+    // Sentinels find each other through hello messages every 2 s; a loaded machine (the
+    // whole e2e run on 2 cores) has been seen to need more than 15 s.
+    const deadline = Date.now() + 30_000;
     for (;;) {
       const info = await withClient(
         this.sentinelPorts[0],

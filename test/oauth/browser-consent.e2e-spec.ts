@@ -91,6 +91,9 @@ describeBrowser(suite, () => {
           }),
         );
         expect(new URL(page.url()).pathname).toBe('/account/sign-in');
+        // The sign-in step names the app asking (its registered client_name), issue 25.
+        expect(await page.textContent('h1')).toBe('Sign in to connect Claude (browser test)');
+        expect(await page.title()).toBe('Sign in to connect Claude (browser test) · SEO data API');
         await noSideways();
         await shot('1-sign-in');
         await page.fill('#email', who.email);

@@ -9,6 +9,7 @@ import {
   authorizeUrl,
   connect,
   createPerson,
+  hiddenInputs,
   pkce,
   registerClient,
   startOAuthApp,
@@ -92,6 +93,46 @@ describe('OAuth authorization server: refusals', () => {
       expect(res.headers.get('location')).toBeNull();
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
     }
+  });
+
+  it('the sign-in step names the app asking: its registered name, escaped; "an app" when not known (issue 25)', async () => {
+    const { challenge } = pkce();
+    const name = '<img src=x onerror=alert(1)> & "Claude"';
+    const hostile = (await registerClient(base, { client_name: name })).json.client_id as string;
+    const heading =
+      '<h1>Sign in to connect &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt; &amp; &quot;Claude&quot;</h1>';
+    const browser = new Browser();
+    const first = await browser.fetch(
+      authorizeUrl(base, params(challenge, { client_id: hostile })),
+    );
+    expect(first.status).toBe(303);
+    const page = await browser.fetch(new URL(first.headers.get('location')!, base).href);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain(heading);
+    expect(html).toContain(`<title>Sign in to connect &lt;img`);
+    expect(html).not.toContain('<img src=x');
+
+    // A wrong password: the form comes back, still naming the app.
+    const wrong = await browser.postForm(`${base}/account/sign-in`, {
+      ...hiddenInputs(html),
+      email: person.email,
+      password: 'not-the-password',
+    });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain(heading);
+
+    // A return_to naming a client we do not know (authorize would refuse it): no name shown.
+    const unknown = await browser.fetch(
+      `${base}/account/sign-in?return_to=${encodeURIComponent(
+        '/oauth/authorize?client_id=mcp-00000000-0000-0000-0000-000000000000',
+      )}`,
+    );
+    const unknownHtml = await unknown.text();
+    expect(unknownHtml).toContain('<h1>Sign in to connect an app</h1>');
+    // Any other return_to: the plain sign-in page.
+    const plain = await browser.fetch(`${base}/account/sign-in?return_to=%2Faccount`);
+    expect(await plain.text()).toContain('<h1>Sign in to your account</h1>');
   });
 
   it('a loopback redirect_uri may use another port (RFC 8252), nothing else', async () => {

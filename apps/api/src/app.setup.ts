@@ -2,7 +2,14 @@ import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-option
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { EnvelopeExpressAdapter, accessLog, bodyBounds, requestIdMiddleware } from '@app/gateway';
+import {
+  EnvelopeExpressAdapter,
+  JSON_MEDIA_TYPES,
+  accessLog,
+  bodyBounds,
+  jsonBodiesOnly,
+  requestIdMiddleware,
+} from '@app/gateway';
 import { rootLoggerFor } from '@app/logging';
 import { httpMetrics } from './ops/http-metrics';
 import { installOps } from './ops/ops.setup';
@@ -23,6 +30,8 @@ const API_CORS: CorsOptions = {
   ],
   maxAge: 86_400,
 };
+/** The JSON APIs: the public API, the account area's and the admin API (pages post forms). */
+const JSON_API_URL = /^\/(api|account|admin)\/v1(\/|$)/i;
 /** Cookie-authenticated paths: /account..., /oauth... (never any Access-Control-Allow-*). */
 const SESSION_AREA_URL = /^\/(account|oauth)(\/|\?|#|$)/i;
 
@@ -52,7 +61,10 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.enableCors((req: { url?: string }, callback) =>
     callback(null, SESSION_AREA_URL.test(req.url ?? '') ? { origin: false } : API_CORS),
   );
-  app.useBodyParser('json', { limit: BODY_LIMIT });
+  // The JSON APIs take JSON bodies only: anything else is 415 before the body parser and
+  // every guard, so it is never counted (docs/pipeline-and-metering.md).
+  app.use(jsonBodiesOnly(JSON_API_URL));
+  app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   // Depth and size bounds on the parsed body, before any guard or transform (docs/pipeline-and-metering.md).
   app.use(bodyBounds());
   app.enableShutdownHooks();

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
+  IS_DEFINED,
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
@@ -29,17 +30,43 @@ import { PG_INT_MAX, ToInt } from './validation';
  * field is validated, transformed and documented the same way everywhere.
  */
 
-/** Applies decorators in the order they are listed, as if stacked on the property. */
-function stack(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return applyDecorators(...decorators.reverse()) as PropertyDecorator;
+/**
+ * Applies decorators in the order they are listed. class-validator checks a property's rules
+ * in the order they were applied and the pipe stops at the first that fails
+ * (`stopAtFirstError`), so list them as they should be judged: presence, then type, then
+ * length, range or format. Decorators written one above the other on a property apply from
+ * the bottom up, which reverses that order: a DTO that adds a rule to a composed field, or
+ * writes its rules out, puts them in one `Rules(...)` instead.
+ */
+export function Rules(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return applyDecorators(...decorators) as PropertyDecorator;
+}
+
+/**
+ * The value must be present: "<field> is required" (`message` replaces it). Registered under
+ * class-validator's `isDefined` name, which is checked before the property's other rules
+ * whatever their order, so an absent value never gets a type, length or range message.
+ * `nullable`: JSON null counts as present (a value that may be null but not omitted).
+ */
+export function Required(
+  options: { nullable?: boolean; message?: string } = {},
+): PropertyDecorator {
+  return ValidateBy({
+    name: IS_DEFINED,
+    validator: {
+      validate: (v: unknown) => v !== undefined && (options.nullable === true || v !== null),
+      defaultMessage: (args) => options.message ?? `${args?.property} is required`,
+    },
+  });
 }
 
 function doc(optional: boolean | undefined, options: ApiPropertyOptions): PropertyDecorator {
   return optional ? ApiPropertyOptional(options) : ApiProperty(options);
 }
 
-function optionalIf(optional: boolean | undefined): PropertyDecorator[] {
-  return optional ? [IsOptional()] : [];
+/** Optional fields skip their rules when absent; the others are required first. */
+function presence(options: FieldOptions): PropertyDecorator[] {
+  return options.optional ? [IsOptional()] : [Required({ message: options.missing })];
 }
 
 /** Largest count or amount an ingested integer may hold. */
@@ -59,15 +86,17 @@ export function Lower(): PropertyDecorator {
 
 interface FieldOptions {
   optional?: boolean;
+  /** The message when a required field is absent (default "<field> is required"). */
+  missing?: string;
   /** Extra OpenAPI members (description, example, default). */
   api?: ApiPropertyOptions;
 }
 
 /** A query-string integer within [min, max] (`page=1.5`, `abc`, repeats and empties refused). */
 export function QueryInt(min: number, max: number, options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { type: 'integer', minimum: min, maximum: max, ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     ToInt(),
     IsInt(),
     Min(min),
@@ -81,13 +110,13 @@ export function BodyInt(
   max: number | undefined,
   options: FieldOptions = {},
 ): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, {
       minimum: min,
       ...(max === undefined ? {} : { maximum: max }),
       ...options.api,
     }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     IsInt(),
     Min(min),
     ...(max === undefined ? [] : [Max(max)]),
@@ -96,9 +125,9 @@ export function BodyInt(
 
 /** A query-string record id: a positive integer that fits PostgreSQL's integer. */
 export function QueryId(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { type: 'integer', ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     ToInt(),
     IsInt(),
     Min(1),
@@ -108,9 +137,9 @@ export function QueryId(options: FieldOptions = {}): PropertyDecorator {
 
 /** A bare domain name (`example.com`), lower-cased. */
 export function DomainName(example = 'example.com', options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { example, ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     Lower(),
     IsString(),
     Matches(DOMAIN_PATTERN, {
@@ -121,9 +150,9 @@ export function DomainName(example = 'example.com', options: FieldOptions = {}):
 
 /** A two-letter country code (any case; the repository stores it upper-case). */
 export function CountryCode(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { example: 'US', ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     Transform(({ value }: { value: unknown }) =>
       typeof value === 'string' ? value.trim() : value,
     ),
@@ -136,9 +165,9 @@ export function CountryCode(options: FieldOptions = {}): PropertyDecorator {
 
 /** A 2- or 3-letter country code as Search Console reports it, lower-cased. */
 export function SearchConsoleCountry(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { example: 'usa', ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     Lower(),
     IsString(),
     Matches(/^[a-z]{2,3}$/, {
@@ -149,9 +178,9 @@ export function SearchConsoleCountry(options: FieldOptions = {}): PropertyDecora
 
 /** A language code such as `en` or `pt-br`, lower-cased. */
 export function LanguageCode(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { example: 'en', ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     Lower(),
     IsString(),
     Matches(/^[a-z]{2}(-[a-z]{2})?$/, {
@@ -162,9 +191,9 @@ export function LanguageCode(options: FieldOptions = {}): PropertyDecorator {
 
 /** A device class: desktop, mobile or tablet (lower-cased). */
 export function Device(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { enum: DEVICES, ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     Lower(),
     IsIn(DEVICES),
   );
@@ -172,9 +201,9 @@ export function Device(options: FieldOptions = {}): PropertyDecorator {
 
 /** A strict calendar date `YYYY-MM-DD`. */
 export function PlainDateField(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { format: 'date', ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     IsPlainDate(),
   );
 }
@@ -186,9 +215,9 @@ interface TextOptions extends FieldOptions {
 
 /** A non-empty trimmed string of at most `maxLength` characters. */
 export function Text(maxLength: number, options: TextOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { maxLength, ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     options.lower
       ? Lower()
       : Transform(({ value }: { value: unknown }) =>
@@ -207,7 +236,7 @@ export function NullableNumber(
   integer: boolean,
   options: FieldOptions = {},
 ): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, {
       type: integer ? 'integer' : 'number',
       minimum: min,
@@ -215,7 +244,10 @@ export function NullableNumber(
       nullable: true,
       ...options.api,
     }),
-    ...optionalIf(options.optional),
+    // Required here means present: null is a value ("none"), only an absent member is refused.
+    ...(options.optional
+      ? [IsOptional()]
+      : [Required({ nullable: true, message: options.missing })]),
     IsNullableNumber(min, max, integer),
   );
 }
@@ -231,8 +263,9 @@ export function Batch(
   what: string,
   options: BatchOptions = {},
 ): PropertyDecorator {
-  return stack(
+  return Rules(
     ApiProperty({ type: [item], maxItems: MAX_BATCH }),
+    Required(),
     IsArray(),
     ...(options.allowEmpty ? [] : [ArrayMinSize(1)]),
     ArrayMaxSize(MAX_BATCH, {
@@ -248,9 +281,9 @@ export function Batch(
  * for values that are data, such as a search query or a page URL.
  */
 export function VerbatimText(maxLength: number, options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { maxLength, ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     IsString(),
     IsNotEmpty(),
     MaxLength(maxLength),
@@ -259,9 +292,9 @@ export function VerbatimText(maxLength: number, options: FieldOptions = {}): Pro
 
 /** Any string of at most `maxLength` characters, kept as posted ('' allowed, not trimmed). */
 export function AnyText(maxLength: number, options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { maxLength, ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     IsString(),
     MaxLength(maxLength),
   );
@@ -269,18 +302,14 @@ export function AnyText(maxLength: number, options: FieldOptions = {}): Property
 
 /** A boolean (JSON true or false). */
 export function Flag(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
-    doc(options.optional, { ...options.api }),
-    ...optionalIf(options.optional),
-    IsBoolean(),
-  );
+  return Rules(doc(options.optional, { ...options.api }), ...presence(options), IsBoolean());
 }
 
 /** An ingested count: an integer from 0 to INGEST_INT_MAX (the upper bound is not documented). */
 export function Count(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { type: 'integer', minimum: 0, ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     IsInt(),
     Min(0),
     Max(INGEST_INT_MAX),
@@ -293,9 +322,9 @@ export function BoundedNumber(
   max: number,
   options: FieldOptions = {},
 ): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, { type: 'number', minimum: min, maximum: max, ...options.api }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     IsNumber({ allowNaN: false, allowInfinity: false }),
     Min(min),
     Max(max),
@@ -307,14 +336,14 @@ export function BoundedNumber(
  * counted as Unicode code points and kept exactly as posted (never trimmed).
  */
 export function NewPassword(options: FieldOptions = {}): PropertyDecorator {
-  return stack(
+  return Rules(
     doc(options.optional, {
       format: 'password',
       minLength: PASSWORD_MIN_LENGTH,
       maxLength: PASSWORD_MAX_LENGTH,
       ...options.api,
     }),
-    ...optionalIf(options.optional),
+    ...presence(options),
     IsString(),
     ValidateBy({
       name: 'isPasswordLength',

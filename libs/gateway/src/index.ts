@@ -15,3 +15,5 @@ export * from './gateway.module';
 export * from './plain-date.validator';
 export * from './dto-fields';
 export * from './hostile-input';
+export * from './json-body.middleware';
+export * from './api-docs';

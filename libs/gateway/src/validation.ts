@@ -2,19 +2,27 @@ import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@
 import { Transform } from 'class-transformer';
 import { ApiError, FieldError } from '@app/core';
 
-function flatten(errors: ValidationError[], parent = ''): FieldError[] {
+/**
+ * One {field, message} per field: the first rule that failed for it (nested members as
+ * `checks.0.position`). A field whose own rule failed is not also reported for its members.
+ */
+function fieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   const out: FieldError[] = [];
   for (const e of errors) {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    for (const message of Object.values(e.constraints ?? {})) out.push({ field, message });
-    if (e.children?.length) out.push(...flatten(e.children, field));
+    const [message] = Object.values(e.constraints ?? {});
+    if (message !== undefined) out.push({ field, message });
+    else if (e.children?.length) out.push(...fieldErrors(e.children, field));
   }
   return out;
 }
 
 /**
  * The global ValidationPipe: transforms, strips unknown members, and answers 422
- * VALIDATION_ERROR with one {field, message} per problem. A body or query that is not an
+ * VALIDATION_ERROR with one {field, message} per field that failed: the first of its rules
+ * that failed (`stopAtFirstError`; the rules are listed presence → type → length, range or
+ * format, see `Rules` in dto-fields.ts), so an absent value reads "<field> is required" and
+ * nothing else. The error's message joins them with "; ". A body or query that is not an
  * object (a JSON array, a string) is refused the same way.
  */
 @Injectable()
@@ -24,10 +32,11 @@ export class ApiValidationPipe extends ValidationPipe {
       transform: true,
       whitelist: true,
       forbidUnknownValues: false,
+      stopAtFirstError: true,
       transformOptions: { enableImplicitConversion: false },
       validationError: { target: false, value: false },
       exceptionFactory: (errors: ValidationError[]) => {
-        const details = flatten(errors);
+        const details = fieldErrors(errors);
         return new ApiError(
           'VALIDATION_ERROR',
           details.map((d) => d.message).join('; ') || 'Invalid request.',

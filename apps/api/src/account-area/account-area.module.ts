@@ -9,8 +9,8 @@ import { AccountKeysController } from './account-keys.controller';
 import { AccountUsageController } from './account-usage.controller';
 import { AccountConnectionsController } from './account-connections.controller';
 import { AccountPagesController } from './account-pages.controller';
+import { AccountSignInController } from './account-sign-in.controller';
 import { AccountWebhooksController } from './account-webhooks.controller';
-import { JsonBodyGuard } from './json-body.guard';
 import { SameOriginGuard } from './same-origin.guard';
 import { SessionGuard } from './session.guard';
 
@@ -28,14 +28,10 @@ import { SessionGuard } from './session.guard';
     AccountUsageController,
     AccountConnectionsController,
     AccountWebhooksController,
+    AccountSignInController,
     AccountPagesController,
   ],
-  providers: [
-    SessionGuard,
-    SameOriginGuard,
-    JsonBodyGuard,
-    { provide: APP_GUARD, useClass: SameOriginGuard },
-  ],
-  exports: [AccountsModule, SessionGuard, SameOriginGuard, JsonBodyGuard],
+  providers: [SessionGuard, SameOriginGuard, { provide: APP_GUARD, useClass: SameOriginGuard }],
+  exports: [AccountsModule, SessionGuard, SameOriginGuard],
 })
 export class AccountAreaModule {}

@@ -79,4 +79,36 @@ describe('account pages: helpers', () => {
     expect(html).toContain('value="/account?a&#x3D;&quot;b&quot;"');
     expect(html).not.toMatch(/type="password"[^>]*value=/);
   });
+
+  it('signing in to connect an app names the app (escaped), or "an app" when it is not known', () => {
+    const views = new PageViews(new PageAssets());
+    const render = (connectingApp: Parameters<typeof signInPage>[0]['connectingApp']) =>
+      views.render(SIGN_IN_PAGE, signInPage({ csrfToken: 't', connectingApp }));
+
+    const named = signInPage({
+      csrfToken: 't',
+      connectingApp: { name: 'Cursor', identityUrl: null },
+    });
+    expect(named.title).toBe('Sign in to connect Cursor');
+    expect(named.heading).toBe('Sign in to connect Cursor');
+    const hostile = render({ name: '<img src=x onerror=alert(1)>', identityUrl: null });
+    expect(hostile).toContain(
+      '<h1>Sign in to connect &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;</h1>',
+    );
+    expect(hostile).not.toContain('<img src=x');
+    expect(hostile).toContain('gave this name itself');
+
+    const byUrl = render({ name: 'Assistant', identityUrl: 'https://app.example/oauth.json' });
+    expect(byUrl).toContain('<code>https://app.example/oauth.json</code>');
+
+    const unknown = render({ name: null, identityUrl: null });
+    expect(unknown).toContain('<h1>Sign in to connect an app</h1>');
+    expect(unknown).toContain('An app is asking to connect');
+    expect(unknown).not.toContain('gave this name itself');
+
+    const plain = render(null);
+    expect(plain).toContain('<h1>Sign in to your account</h1>');
+    expect(plain).not.toContain('asking to connect');
+    expect(signInPage({ csrfToken: 't' }).title).toBe('Sign in');
+  });
 });

@@ -58,6 +58,17 @@ const when = (d: Date): string => `${recordTimestamp(d)} UTC`;
 // ---------------------------------------------------------------------------------------
 // Sign-in
 
+/**
+ * The app asking to connect, when the sign-in resumes an OAuth authorization request (its
+ * return_to is /oauth/authorize). Its name comes from outside (the app registered it).
+ */
+export interface ConnectingApp {
+  /** The registered client's name; null when the request names no client we know. */
+  name: string | null;
+  /** The client's metadata-document URL when that URL is its identity, else null. */
+  identityUrl: string | null;
+}
+
 export interface SignInView {
   csrfToken: string;
   /** What was typed in the email field (never the password). */
@@ -68,16 +79,26 @@ export interface SignInView {
   error?: string;
   /** A neutral notice (e.g. after signing out). */
   notice?: string;
+  /** Set when signing in is the first step of connecting an app. */
+  connectingApp?: ConnectingApp | null;
 }
 
 /** The model of views/sign-in.hbs. */
 export interface SignInPage extends SignInView {
   title: string;
+  heading: string;
   email: string;
 }
 
 export function signInPage(view: SignInView): SignInPage {
-  return { ...view, title: 'Sign in', email: view.email ?? '' };
+  const app = view.connectingApp ?? null;
+  const connect = app ? `Sign in to connect ${app.name ?? 'an app'}` : null;
+  return {
+    ...view,
+    title: connect ?? 'Sign in',
+    heading: connect ?? 'Sign in to your account',
+    email: view.email ?? '',
+  };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { QueryInt, Trim } from '@app/gateway';
+import { QueryInt, Required, Rules, Trim } from '@app/gateway';
 
 /** Highest page accepted (upstream offsets stop at 20 000 anyway). */
 export const MAX_PAGE = 1000;
@@ -13,10 +13,7 @@ export class BacklinksQueryDto {
     example: 'example.com',
   })
   // Text(2048)'s rules, written out because its OpenAPI entry must not gain a maxLength.
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(2048)
+  @Rules(Trim(), Required(), IsString(), IsNotEmpty(), MaxLength(2048))
   domain: string;
 
   @QueryInt(1, MAX_PAGE, { optional: true, api: { default: 1 } })

@@ -9,6 +9,8 @@ import {
   Device,
   Flag,
   PlainDateField,
+  Required,
+  Rules,
   SearchConsoleCountry,
   Text,
   Trim,
@@ -16,10 +18,12 @@ import {
 } from '@app/gateway';
 
 export class CreateGscPropertyDto {
-  @Text(2048, { api: { example: 'sc-domain:example.com' } })
-  @Matches(/^(sc-domain:[^\s]+|https?:\/\/[^\s]+)$/, {
-    message: 'property_uri must be sc-domain:<domain> or an http(s) URL prefix',
-  })
+  @Rules(
+    Text(2048, { api: { example: 'sc-domain:example.com' } }),
+    Matches(/^(sc-domain:[^\s]+|https?:\/\/[^\s]+)$/, {
+      message: 'property_uri must be sc-domain:<domain> or an http(s) URL prefix',
+    }),
+  )
   property_uri: string;
 
   @Text(200)
@@ -29,10 +33,13 @@ export class CreateGscPropertyDto {
   status?: string;
 
   @ApiProperty({ format: 'email' })
-  @Trim()
-  @IsString()
-  @IsEmail({}, { message: 'google_email must be an e-mail address' })
-  @MaxLength(320)
+  @Rules(
+    Trim(),
+    Required(),
+    IsString(),
+    MaxLength(320),
+    IsEmail({}, { message: 'google_email must be an e-mail address' }),
+  )
   google_email: string;
 
   @Flag({ optional: true, api: { default: false } })

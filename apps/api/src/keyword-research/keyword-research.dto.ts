@@ -1,15 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { BodyInt, Text } from '@app/gateway';
+import { BodyInt, Rules, Text } from '@app/gateway';
 import { DEFAULT_LOCATION_CODE, SUPPORTED_LANGUAGES } from '@app/providers';
 
 export class KeywordResearchDto {
-  @Text(200, { api: { example: 'running shoes' } })
-  // Control characters (other than whitespace, which is collapsed) are never a keyword.
-  // eslint-disable-next-line no-control-regex
-  @Matches(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {
-    message: 'keyword must not contain control characters',
-  })
+  @Rules(
+    Text(200, { api: { example: 'running shoes' } }),
+    // Control characters (other than whitespace, which is collapsed) are never a keyword.
+    // eslint-disable-next-line no-control-regex
+    Matches(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {
+      message: 'keyword must not contain control characters',
+    }),
+  )
   keyword: string;
 
   @ApiPropertyOptional({
@@ -29,9 +31,7 @@ export class KeywordResearchDto {
       `One of ${SUPPORTED_LANGUAGES.join(', ')}. Unknown codes silently fall back to en; a language ` +
       'the market does not offer uses the market language (echoed as data.language_code)',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @Rules(IsOptional(), IsString(), MaxLength(64))
   language_code?: string;
 
   @BodyInt(1, 100, {

@@ -5,9 +5,18 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, AppConfig, collectProcessMetrics } from '@app/core';
+import { PageAssets } from '../pages/page-assets';
 import { OpsAuth } from './ops-auth';
 import { OpsQueues } from './ops-queues';
 import { adminDocument, publicDocument } from './openapi';
+import {
+  QUEUE_DASHBOARD_UI,
+  SWAGGER_UI_PAGES,
+  amendHtml,
+  swaggerUiOptions,
+  withViewportMeta,
+  withoutOutsideLinks,
+} from './library-pages';
 
 export const QUEUES_PATH = '/admin/queues';
 export const ADMIN_DOCS_PATH = 'admin/docs';
@@ -16,10 +25,12 @@ export const ADMIN_DOCS_PATH = 'admin/docs';
  * Mounts the operator surfaces that are Express-level rather than Nest routes: the public
  * OpenAPI document (/docs), the admin one (/admin/docs, admin token) and the Bull Board queue
  * dashboard (/admin/queues, admin token, read-only unless QUEUE_DASHBOARD_READ_ONLY=false).
- * Without the OpsModule (a bare test module) only the public document is served.
+ * Without the OpsModule (a bare test module) only the public document is served. What these
+ * library-written pages are given (title, favicon, viewport, no outside fonts): library-pages.ts.
  */
 export function installOps(app: NestExpressApplication): void {
   collectProcessMetrics();
+  const favicon = faviconUrl(app);
   let auth: OpsAuth | null = null;
   let queues: OpsQueues | null = null;
   try {
@@ -36,7 +47,7 @@ export function installOps(app: NestExpressApplication): void {
     const board = createBullBoard({
       queues: [],
       serverAdapter,
-      options: { uiConfig: { boardTitle: 'SEO API queues' } },
+      options: { uiConfig: QUEUE_DASHBOARD_UI },
     });
     let attached = false;
     const attachQueues = (_req: Request, _res: Response, next: NextFunction): void => {
@@ -50,16 +61,38 @@ export function installOps(app: NestExpressApplication): void {
       }
       next();
     };
-    app.use(QUEUES_PATH, auth.pagesMiddleware(), attachQueues, serverAdapter.getRouter());
-    app.use(`/${ADMIN_DOCS_PATH}`, auth.pagesMiddleware());
+    app.use(
+      QUEUES_PATH,
+      auth.pagesMiddleware(),
+      attachQueues,
+      amendHtml(withoutOutsideLinks),
+      serverAdapter.getRouter(),
+    );
+    app.use(
+      `/${ADMIN_DOCS_PATH}`,
+      auth.pagesMiddleware(),
+      amendHtml(withViewportMeta, SWAGGER_UI_PAGES),
+    );
     SwaggerModule.setup(ADMIN_DOCS_PATH, app, adminDocument(app), {
+      ...swaggerUiOptions('Admin API reference', favicon),
       jsonDocumentUrl: `${ADMIN_DOCS_PATH}/openapi.json`,
       yamlDocumentUrl: `${ADMIN_DOCS_PATH}/openapi.yaml`,
     });
   }
 
+  app.use('/docs', amendHtml(withViewportMeta, SWAGGER_UI_PAGES));
   SwaggerModule.setup('docs', app, publicDocument(app), {
+    ...swaggerUiOptions('API reference', favicon),
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
   });
+}
+
+/** The pages' favicon (its hashed URL), or /favicon.ico in a module without the page kit. */
+function faviconUrl(app: NestExpressApplication): string {
+  try {
+    return app.get(PageAssets, { strict: false }).url('favicon.svg');
+  } catch {
+    return '/favicon.ico';
+  }
 }

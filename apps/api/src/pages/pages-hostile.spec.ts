@@ -52,7 +52,15 @@ const hostileReport = () =>
 
 /** A hostile model for every page template; a new template without one fails the test. */
 const MODELS: Record<string, object> = {
-  [SIGN_IN_PAGE]: signInPage({ csrfToken: H, email: H, returnTo: H, error: H, notice: H }),
+  [SIGN_IN_PAGE]: signInPage({
+    csrfToken: H,
+    email: H,
+    returnTo: H,
+    error: H,
+    notice: H,
+    // The app asking to connect names itself when it registers.
+    connectingApp: { name: H, identityUrl: JS_URL },
+  }),
   [CONSOLE_PAGE]: consolePage({
     csrfToken: H,
     email: H,

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength, ValidationArguments, registerDecorator } from 'class-validator';
-import { BodyInt, Text, Trim } from '@app/gateway';
+import { BodyInt, Required, Rules, Text, Trim } from '@app/gateway';
 import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from '@app/site-audit';
 
 export const MAX_URL_LENGTH = 2048;
@@ -58,10 +58,7 @@ export class SiteAuditRequestDto {
     maxLength: MAX_URL_LENGTH,
     example: 'https://example.com/',
   })
-  @Trim()
-  @IsString()
-  @MaxLength(MAX_URL_LENGTH)
-  @IsCrawlableUrl()
+  @Rules(Trim(), Required(), IsString(), MaxLength(MAX_URL_LENGTH), IsCrawlableUrl())
   url!: string;
 
   @BodyInt(1, 5, {
@@ -81,16 +78,18 @@ export class SiteAuditRequestDto {
   })
   max_pages?: number;
 
-  @Text(MAX_WEBHOOK_URL_LENGTH, {
-    optional: true,
-    api: {
-      description:
-        'https URL that receives the signed site_audit.completed / site_audit.failed webhook when the job ' +
-        'ends (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). Must resolve to ' +
-        'public addresses. Deliveries cost nothing and are retried for about 28 hours.',
-      example: 'https://example.com/hooks/seo-api',
-    },
-  })
-  @IsWebhookUrl()
+  @Rules(
+    Text(MAX_WEBHOOK_URL_LENGTH, {
+      optional: true,
+      api: {
+        description:
+          'https URL that receives the signed site_audit.completed / site_audit.failed webhook when the job ' +
+          'ends (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature headers). Must resolve to ' +
+          'public addresses. Deliveries cost nothing and are retried for about 28 hours.',
+        example: 'https://example.com/hooks/seo-api',
+      },
+    }),
+    IsWebhookUrl(),
+  )
   webhook_url?: string;
 }

@@ -4,7 +4,6 @@ import {
   ArrayMinSize,
   ArrayUnique,
   IsArray,
-  IsDefined,
   IsInt,
   IsOptional,
   Max,
@@ -12,7 +11,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { USAGE_HISTORY_MAX_DAYS } from '@app/billing';
-import { QueryInt, Text } from '@app/gateway';
+import { QueryInt, Rules, Text } from '@app/gateway';
 import { MAX_WEBHOOK_URL_LENGTH } from '@app/site-audit';
 import { IsWebhookUrl } from '../site-audit/site-audit.dto';
 
@@ -37,9 +36,12 @@ export class UsageAlertsDto {
     example: 'https://example.com/hooks/seo-api',
   })
   @ValidateIf((o: UsageAlertsDto) => o.webhook_url !== null)
-  @IsDefined({ message: 'webhook_url is required: an https URL, or null to turn alerts off' })
-  @Text(MAX_WEBHOOK_URL_LENGTH)
-  @IsWebhookUrl()
+  @Rules(
+    Text(MAX_WEBHOOK_URL_LENGTH, {
+      missing: 'webhook_url is required: an https URL, or null to turn alerts off',
+    }),
+    IsWebhookUrl(),
+  )
   webhook_url!: string | null;
 
   @ApiProperty({
@@ -51,13 +53,15 @@ export class UsageAlertsDto {
     default: [80, 100],
     description: 'Percentages of the monthly call allowance (integers 1-100, distinct)',
   })
-  @IsOptional()
-  @IsArray({ message: 'thresholds must be a list of 1 to 3 percentages, e.g. [80, 100]' })
-  @ArrayMinSize(1, { message: 'thresholds must hold 1 to 3 percentages' })
-  @ArrayMaxSize(3, { message: 'thresholds must hold 1 to 3 percentages' })
-  @ArrayUnique({ message: 'thresholds must be distinct' })
-  @IsInt({ each: true, message: 'each threshold must be a whole percentage' })
-  @Min(1, { each: true, message: 'each threshold must be at least 1' })
-  @Max(100, { each: true, message: 'each threshold must be at most 100' })
+  @Rules(
+    IsOptional(),
+    IsArray({ message: 'thresholds must be a list of 1 to 3 percentages, e.g. [80, 100]' }),
+    ArrayMinSize(1, { message: 'thresholds must hold 1 to 3 percentages' }),
+    ArrayMaxSize(3, { message: 'thresholds must hold 1 to 3 percentages' }),
+    ArrayUnique({ message: 'thresholds must be distinct' }),
+    IsInt({ each: true, message: 'each threshold must be a whole percentage' }),
+    Min(1, { each: true, message: 'each threshold must be at least 1' }),
+    Max(100, { each: true, message: 'each threshold must be at most 100' }),
+  )
   thresholds?: number[];
 }

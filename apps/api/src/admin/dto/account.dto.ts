@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { PlanName } from '@app/database';
 import { PLAN_NAMES } from '@app/billing';
-import { Text } from '@app/gateway';
+import { Required, Rules, Text } from '@app/gateway';
 
 const MAX_LIMIT = 1_000_000_000;
 
@@ -74,7 +74,7 @@ export class CreateAccountDto {
   name: string;
 
   @ApiProperty({ enum: PLAN_NAMES })
-  @IsIn(PLAN_NAMES)
+  @Rules(Required(), IsIn(PLAN_NAMES))
   plan: PlanName;
 }
 
@@ -105,9 +105,7 @@ export class CreditsDto {
     type: 'integer',
     description: 'Credits to add (negative to take away); the balance never goes below 0',
   })
-  @IsInt()
-  @Min(-MAX_LIMIT)
-  @Max(MAX_LIMIT)
+  @Rules(Required(), IsInt(), Min(-MAX_LIMIT), Max(MAX_LIMIT))
   amount: number;
 
   @Text(200)

@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '@app/core';
+
+/** The media types read as JSON: application/json and any application/<name>+json. */
+export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
+
+const JSON_MEDIA_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.+-]+\+json)$/;
+
+/** The message of the 415: what to send instead. */
+export const SEND_JSON = 'Send the body as JSON with Content-Type: application/json.';
+
+/** True when the request carries a body (a positive Content-Length, or chunked). */
+export function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+/** The media type of a Content-Type header (lower-case, without parameters), or '' when absent. */
+export function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** True for application/json and application/<name>+json (any charset parameter: the body parser judges it). */
+export function isJsonMediaType(mediaType: string): boolean {
+  return JSON_MEDIA_TYPE.test(mediaType);
+}
+
+/**
+ * Express middleware, registered before the JSON body parser: on the JSON APIs (`paths`:
+ * /api/v1, /account/v1, /admin/v1) a request whose body is not JSON (a form, multipart,
+ * plain text, no Content-Type at all) answers 415 UNSUPPORTED_MEDIA_TYPE "Send the body as
+ * JSON…" before any guard, pipe or handler, instead of reaching validation as an empty
+ * object. Like the body parser's own refusals it is not counted on the monthly meter and
+ * charges nothing. Requests without a body pass. The account area relies on it too: a
+ * cross-site page can post a form or text/plain without a preflight, never JSON.
+ */
+export function jsonBodiesOnly(paths: RegExp) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (!hasBody(req) || !paths.test(req.path)) return next();
+    const header = req.headers['content-type'];
+    const type = mediaTypeOf(header);
+    if (isJsonMediaType(type)) return next();
+    const shown = (type || (header ?? '').trim()).slice(0, 100);
+    const sent = shown
+      ? `Content-Type "${shown}" is not accepted`
+      : 'The request has a body but no Content-Type';
+    next(new ApiError('UNSUPPORTED_MEDIA_TYPE', `${sent}. ${SEND_JSON}`));
+  };
+}
