@@ -2,6 +2,7 @@
 const moduleNameMapper = {
   '^@app/(core|database|billing|accounts|gateway|site-audit|logging|providers|crawler|mcp-tools|oauth)$': '<rootDir>/libs/$1/src',
   '^@app/(core|database|billing|accounts|gateway|site-audit|logging|providers|crawler|mcp-tools|oauth)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@seo-api/client$': '<rootDir>/clients/typescript/src',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] };
 

@@ -12,6 +12,7 @@ const SOURCES = [
   join(ROOT, 'apps/mcp/src'),
   join(ROOT, 'libs/mcp-tools/src'),
   join(ROOT, 'libs/core/src'),
+  join(ROOT, 'clients/typescript/src'),
 ];
 /**
  * The connector compiles alone (apps/mcp/tsconfig.json: its sources plus libs/core, then

@@ -1,11 +1,17 @@
 import { ApiClient, FetchLike } from './api-client';
 
 const client = (respond: (url: URL, init: RequestInit) => Response | Promise<Response>) => {
-  const seen: Array<{ url: string; init: RequestInit }> = [];
-  const fetchImpl = (async (url: URL, init: RequestInit) => {
-    seen.push({ url: String(url), init });
-    return respond(url, init);
-  }) as unknown as FetchLike;
+  const seen: Array<{ url: string; init: RequestInit & { headers: Headers } }> = [];
+  const fetchImpl: FetchLike = async (request) => {
+    const init = {
+      method: request.method,
+      headers: request.headers,
+      body: request.method === 'GET' ? undefined : await request.text(),
+      signal: request.signal,
+    };
+    seen.push({ url: request.url, init });
+    return respond(new URL(request.url), init);
+  };
   return {
     api: new ApiClient(
       { apiKey: 'sk_test', baseUrl: 'http://api.test/prefix', requestTimeoutMs: 200 },
@@ -28,12 +34,10 @@ describe('ApiClient: the REST envelope to ok/failure, never throwing', () => {
       meta: { cached: true },
     });
     expect(seen[0].url).toBe('http://api.test/prefix/api/v1/backlinks?domain=x.com&limit=5');
-    expect((seen[0].init.headers as Record<string, string>).Authorization).toBe('Bearer sk_test');
+    expect(seen[0].init.headers.get('Authorization')).toBe('Bearer sk_test');
     await api.post('/keyword-research', { keyword: 'k' });
     expect(seen[1].init).toMatchObject({ method: 'POST', body: '{"keyword":"k"}' });
-    expect((seen[1].init.headers as Record<string, string>)['Content-Type']).toBe(
-      'application/json',
-    );
+    expect(seen[1].init.headers.get('Content-Type')).toBe('application/json');
   });
 
   it('a 202 acceptance (top-level job_id/status/poll) becomes data', async () => {

@@ -21,14 +21,15 @@ type Answer = {
 /** A fetch answering GET /jobs/:id with the given sequence of envelopes (the last one repeats). */
 function jobsApi(time: ReturnType<typeof fakeTime>, answers: Answer[]) {
   const calls: string[] = [];
-  const fetchImpl = (async (url: URL) => {
-    calls.push(String(url));
+  const fetchImpl: FetchLike = async (request) => {
+    const url = request.url;
+    calls.push(url);
     const a = answers[Math.min(calls.length - 1, answers.length - 1)];
-    const wait = Number(new URL(String(url)).searchParams.get('wait') ?? 0);
+    const wait = Number(new URL(url).searchParams.get('wait') ?? 0);
     // A long-poll that does not end early takes its whole wait.
     time.advance(a.takesMs ?? wait * 1000);
     return new Response(JSON.stringify(a.body), { status: a.status });
-  }) as unknown as FetchLike;
+  };
   return {
     api: new ApiClient(
       { apiKey: 'k', baseUrl: 'http://api.test', requestTimeoutMs: 1000 },

@@ -2,10 +2,11 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { CostGroup, CurrentAuth } from '@app/gateway';
+import { ApiAnswer, CostGroup, CurrentAuth } from '@app/gateway';
 import { ShareOfVoiceQueryDto } from './ai-visibility.dto';
 import { AiVisibilityRepository } from './ai-visibility.repository';
 import { projectView, shareOfVoiceView } from './ai-visibility.mapper';
+import { AiProjectsAnswerSchema, ShareOfVoiceAnswerSchema } from './ai-visibility.schema';
 
 @ApiTags('ai-visibility')
 @CostGroup('your-data')
@@ -14,7 +15,13 @@ export class AiVisibilityController {
   constructor(private readonly repo: AiVisibilityRepository) {}
 
   @Get('projects')
-  @ApiOperation({ summary: 'The account’s AI-visibility projects with their latest scores' })
+  @ApiOperation({
+    summary: 'The account’s AI-visibility projects with their latest scores',
+    description:
+      'What the last scheduled scan stored for each project; no AI provider is called at request ' +
+      'time. score_change is null until a project has been scanned twice.',
+  })
+  @ApiAnswer(AiProjectsAnswerSchema)
   async projects(@CurrentAuth() auth: AuthContext) {
     const projects = (await this.repo.listProjects(auth.accountId)).map(projectView);
     return { projects, count: projects.length };
@@ -23,7 +30,13 @@ export class AiVisibilityController {
   @Get('share-of-voice')
   @ApiOperation({
     summary: 'The latest scan of a project: snapshot, share of voice, top 20 competitors',
+    description:
+      'latest_snapshot is null before the first scan completes. mention_rate is coverage (share of ' +
+      'prompts that named the brand); brand_share_pct is competitive position (the brand’s share ' +
+      'of all mentions of it and its tracked competitors, null when there are none). 404 when the ' +
+      'project is not the account’s.',
   })
+  @ApiAnswer(ShareOfVoiceAnswerSchema)
   async shareOfVoice(@CurrentAuth() auth: AuthContext, @Query() q: ShareOfVoiceQueryDto) {
     const project = await this.repo.project(auth.accountId, q.project_id);
     if (!project) throw ApiError.notFound('Project');

@@ -2,10 +2,11 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WithMeta } from '@app/core';
 import type { AuthContext } from '@app/accounts';
-import { CostGroup, CurrentAuth, RequestId } from '@app/gateway';
+import { ApiAnswer, CostGroup, CurrentAuth, RequestId } from '@app/gateway';
 import { BacklinkProfile } from '@app/providers';
 import { BacklinksService } from './backlinks.service';
 import { BacklinksQueryDto } from './backlinks.dto';
+import { BacklinksAnswerSchema } from './backlinks.schema';
 
 @ApiTags('research')
 @CostGroup('research')
@@ -20,6 +21,7 @@ export class BacklinksController {
       'Cached per account (Pro 2 days, Agency 7 days); a cache hit is free. Otherwise feature quota, then 1 credit; ' +
       'page > 1 or limit > 100 always costs 1 credit. No credit left: 402.',
   })
+  @ApiAnswer(BacklinksAnswerSchema)
   profile(
     @CurrentAuth() auth: AuthContext,
     @RequestId() requestId: string,

@@ -2,9 +2,10 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WithMeta } from '@app/core';
 import type { AuthContext } from '@app/accounts';
-import { CostGroup, CurrentAuth, RequestId } from '@app/gateway';
+import { ApiAnswer, CostGroup, CurrentAuth, RequestId } from '@app/gateway';
 import { KeywordResearchData, KeywordResearchService } from './keyword-research.service';
 import { KeywordResearchDto } from './keyword-research.dto';
+import { KeywordResearchAnswerSchema } from './keyword-research.schema';
 
 @ApiTags('research')
 @CostGroup('research')
@@ -19,6 +20,7 @@ export class KeywordResearchController {
     description:
       'Cached lookups are free (meta.cached true). Otherwise one unit of feature quota; used up: 429 QUOTA_EXCEEDED.',
   })
+  @ApiAnswer(KeywordResearchAnswerSchema)
   research(
     @CurrentAuth() auth: AuthContext,
     @RequestId() requestId: string,

@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CostGroup } from '@app/gateway';
+import { ApiAnswer, CostGroup } from '@app/gateway';
 import { MARKETS, SUPPORTED_LANGUAGES, locationRecord } from '@app/providers';
+import { LocationsAnswerSchema } from './keyword-research.schema';
 
 const NOTE =
   'Country-level markets accepted by POST /keyword-research as location_code. language_code is the ' +
@@ -15,7 +16,13 @@ const LOCATIONS = MARKETS.map(locationRecord);
 @Controller('api/v1/keyword-research/locations')
 export class LocationsController {
   @Get()
-  @ApiOperation({ summary: 'The markets keyword research accepts' })
+  @ApiOperation({
+    summary: 'The markets keyword research accepts',
+    description:
+      'Every location_code POST /keyword-research accepts, with its name, country and the language ' +
+      'applied by default. Any other location_code is refused with 422 UNSUPPORTED_LOCATION.',
+  })
+  @ApiAnswer(LocationsAnswerSchema)
   list() {
     return { locations: LOCATIONS, count: LOCATIONS.length, note: NOTE };
   }

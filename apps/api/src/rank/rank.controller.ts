@@ -11,10 +11,11 @@ import {
   withMeta,
 } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { CostGroup, CurrentAuth } from '@app/gateway';
+import { ApiAnswer, CostGroup, CurrentAuth } from '@app/gateway';
 import { RankHistoryQueryDto, RankKeywordsQueryDto } from './rank.dto';
 import { RankRepository } from './rank.repository';
 import { historyEntryView, keywordHeadView, trendOf } from './rank.mapper';
+import { RankHistoryAnswerSchema, RankKeywordsAnswerSchema } from './rank.schema';
 
 @ApiTags('rank')
 @CostGroup('your-data')
@@ -28,7 +29,12 @@ export class RankController {
   @Get('keywords')
   @ApiOperation({
     summary: 'Tracked keywords with their latest position (ordered by project id, then keyword id)',
+    description:
+      'The account’s tracked keywords, all projects or one (project_id; 404 when not the ' +
+      'account’s), each with its latest check. A keyword never checked has null in every ' +
+      'latest-position field, never 0; position_change is positive when it moved up.',
   })
+  @ApiAnswer(RankKeywordsAnswerSchema)
   async keywords(
     @CurrentAuth() auth: AuthContext,
     @Query() q: RankKeywordsQueryDto,
@@ -50,7 +56,12 @@ export class RankController {
   @Get('history')
   @ApiOperation({
     summary: 'Position history of one keyword over the last `days` days (newest first)',
+    description:
+      'One entry per check in the window (today and the `days` − 1 days before), newest first, ' +
+      'and the trend: first, latest, best and worst position (best and worst ignore unranked ' +
+      'checks and are null when the keyword never ranked). 404 when the keyword is not the account’s.',
   })
+  @ApiAnswer(RankHistoryAnswerSchema)
   async history(
     @CurrentAuth() auth: AuthContext,
     @Query() q: RankHistoryQueryDto,

@@ -2,10 +2,11 @@ import { Controller, Get, Injectable, Param, PipeTransform, Query, Req } from '@
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { ApiRequest, CostGroup, CurrentAuth } from '@app/gateway';
+import { ApiAnswer, ApiRequest, CostGroup, CurrentAuth } from '@app/gateway';
 import { JobRecord, isJobId } from '@app/site-audit';
 import { JobQueryDto } from './jobs.dto';
 import { JobLongPollService } from './job-long-poll.service';
+import { JobAnswerSchema } from './site-audit.schema';
 
 /** Path job ids: anything that is not a well-formed job id cannot exist (404). */
 @Injectable()
@@ -34,6 +35,7 @@ export class JobsController {
       'state, as are waiting requests when the server shuts down.',
   })
   @ApiParam({ name: 'job_id', example: 'job_3kTMd92jf8AbQx0PzLw1Rv' })
+  @ApiAnswer(JobAnswerSchema)
   async get(
     @CurrentAuth() auth: AuthContext,
     @Param('job_id', JobIdPipe) jobId: string,

@@ -1,11 +1,12 @@
 import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { APP_CONFIG, AppConfig, TopLevelBody } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { CostGroup, CurrentAuth, RequestId } from '@app/gateway';
+import { ApiAnswer, CostGroup, CurrentAuth, RequestId } from '@app/gateway';
 import { SiteAuditService } from '@app/site-audit';
 import { SiteAuditRequestDto } from './site-audit.dto';
+import { SiteAuditAcceptedSchema } from './site-audit.schema';
 
 @ApiTags('site-audit')
 @CostGroup('research')
@@ -27,7 +28,10 @@ export class SiteAuditController {
       'final job record when the job completes or fails (422 VALIDATION_ERROR for a non-https URL or a ' +
       'private, loopback or link-local address).',
   })
-  @ApiAcceptedResponse({ description: 'Accepted: {success, job_id, status, poll, meta}' })
+  @ApiAnswer(SiteAuditAcceptedSchema, {
+    status: 202,
+    description: 'Accepted: job_id, status and poll at the top level (the Location header is poll)',
+  })
   async start(
     @CurrentAuth() auth: AuthContext,
     @Body() body: SiteAuditRequestDto,

@@ -2,8 +2,9 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WithMeta, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { CostGroup, CurrentAuth, CurrentMeter, MeterState } from '@app/gateway';
+import { ApiAnswer, CostGroup, CurrentAuth, CurrentMeter, MeterState } from '@app/gateway';
 import { UsageRecord, UsageService } from './usage.service';
+import { UsageAnswerSchema } from './usage.schema';
 
 export type { UsageRecord } from './usage.service';
 
@@ -14,7 +15,13 @@ export class UsageController {
   constructor(private readonly figures: UsageService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Usage for the current calendar month (this call included)' })
+  @ApiOperation({
+    summary: 'Usage for the current calendar month (this call included)',
+    description:
+      'The plan, the calls used of the monthly allowance (this call included), whether the account ' +
+      'is unlimited, and the date of the next reset. meta.key_name is the label of the key used.',
+  })
+  @ApiAnswer(UsageAnswerSchema)
   usage(
     @CurrentAuth() auth: AuthContext,
     @CurrentMeter() meter: MeterState,

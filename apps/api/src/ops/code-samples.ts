@@ -1,0 +1,116 @@
+/**
+ * The code samples of each public operation in /docs (`x-codeSamples`, which the UI and
+ * most OpenAPI renderers show): curl, TypeScript with the typed client (@seo-api/client) and
+ * Python with its standard library only. Each reads the key from SEO_API_KEY and calls the
+ * service that serves the document. test/client/code-samples.e2e-spec.ts runs every one.
+ */
+
+/**
+ * The typed client's package name. Kept out of an import-shaped literal: the build's path
+ * rewriting (tsc-alias) would otherwise turn the sample's import into a relative path.
+ */
+const CLIENT_PACKAGE = '@seo-api/client';
+
+export interface SampleCall {
+  /** Query parameters (in this order), path parameters and JSON body of the example call. */
+  query?: Record<string, string | number>;
+  path?: Record<string, string>;
+  body?: Record<string, unknown>;
+  /** The TypeScript lines after the client is made (they may use `client`). */
+  typescript: string;
+  /** What the Python sample prints of the answer (an expression over `answer`). */
+  pythonPrint: string;
+}
+
+export interface CodeSample {
+  lang: 'Shell' | 'TypeScript' | 'Python';
+  label: string;
+  source: string;
+}
+
+function urlOf(baseUrl: string, path: string, call: SampleCall): string {
+  let url = `${baseUrl}${path}`;
+  for (const [name, value] of Object.entries(call.path ?? {}))
+    url = url.replace(`{${name}}`, encodeURIComponent(value));
+  const query = new URLSearchParams(
+    Object.entries(call.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
+  return query ? `${url}?${query}` : url;
+}
+
+function curl(method: string, url: string, body: unknown): string {
+  const lines = [
+    `curl -sS${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${url}"`,
+    '  -H "Authorization: Bearer $SEO_API_KEY"',
+  ];
+  if (body !== undefined)
+    lines.push(
+      '  -H "Content-Type: application/json"',
+      `  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`,
+    );
+  return lines.join(' \\\n');
+}
+
+function typescript(baseUrl: string, call: SampleCall): string {
+  return [
+    `import { SeoApiClient } from '${CLIENT_PACKAGE}';`,
+    '',
+    `const client = new SeoApiClient({ apiKey: process.env.SEO_API_KEY!, baseUrl: ${JSON.stringify(baseUrl)} });`,
+    call.typescript,
+  ].join('\n');
+}
+
+/** A Python literal of a JSON value (dicts, lists, strings, numbers, booleans, None). */
+function python(value: unknown): string {
+  if (value === null) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (Array.isArray(value)) return `[${value.map(python).join(', ')}]`;
+  if (typeof value === 'object')
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${python(v)}`)
+      .join(', ')}}`;
+  return JSON.stringify(value);
+}
+
+function pythonSample(method: string, url: string, call: SampleCall): string {
+  const headers = ['"Authorization": "Bearer " + os.environ["SEO_API_KEY"]'];
+  const args = [`    ${JSON.stringify(url)},`];
+  if (call.body !== undefined) {
+    headers.push('"Content-Type": "application/json"');
+    args.push(`    data=json.dumps(${python(call.body)}).encode(),`);
+  }
+  args.push(`    headers={${headers.join(', ')}},`);
+  if (method !== 'get') args.push(`    method=${JSON.stringify(method.toUpperCase())},`);
+  return [
+    'import json',
+    'import os',
+    'import urllib.request',
+    '',
+    'request = urllib.request.Request(',
+    ...args,
+    ')',
+    'with urllib.request.urlopen(request) as response:',
+    '    answer = json.load(response)',
+    `print(${call.pythonPrint})`,
+  ].join('\n');
+}
+
+/** The three samples of one operation against `baseUrl`. */
+export function codeSamples(
+  method: string,
+  path: string,
+  baseUrl: string,
+  call: SampleCall,
+): CodeSample[] {
+  const url = urlOf(baseUrl, path, call);
+  return [
+    { lang: 'Shell', label: 'curl', source: curl(method, url, call.body) },
+    {
+      lang: 'TypeScript',
+      label: 'TypeScript (@seo-api/client)',
+      source: typescript(baseUrl, call),
+    },
+    { lang: 'Python', label: 'Python (standard library)', source: pythonSample(method, url, call) },
+  ];
+}

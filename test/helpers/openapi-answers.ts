@@ -1,0 +1,120 @@
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiDoc {
+  paths: Record<string, Record<string, { responses?: Record<string, ResponseDoc> }>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+interface ResponseDoc {
+  content?: Record<string, { schema?: unknown; examples?: Record<string, { value?: unknown }> }>;
+}
+
+const DOC_ID = 'openapi.json';
+
+/**
+ * OpenAPI 3.0 schema objects → JSON Schema for ajv: `nullable: true` becomes a null
+ * alternative, and every object that lists its properties is closed
+ * (`additionalProperties: false`) unless it says otherwise, so an answer member the document
+ * does not describe fails validation too. The served document itself stays open.
+ */
+function toJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toJsonSchema);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    // example(s) hold answer values, not schemas
+    out[k] = k === 'example' || k === 'examples' || k === 'enum' ? v : toJsonSchema(v);
+  }
+  if (out.properties !== undefined && out.additionalProperties === undefined)
+    out.additionalProperties = false;
+  if (out.nullable === true) {
+    delete out.nullable;
+    if (typeof out.type === 'string') {
+      out.type = [out.type, 'null'];
+      if (Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
+      return out;
+    }
+    return { anyOf: [out, { type: 'null' }] };
+  }
+  return out;
+}
+
+/** Validates real answers against the served public OpenAPI document. */
+export class AnswerValidator {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(readonly doc: OpenApiDoc) {
+    addFormats(this.ajv);
+    this.ajv.addSchema(
+      { $id: DOC_ID, components: { schemas: toJsonSchema(doc.components?.schemas ?? {}) } },
+      DOC_ID,
+    );
+  }
+
+  /** The documented response of an operation for a status, or undefined. */
+  response(method: string, path: string, status: number): ResponseDoc | undefined {
+    return this.doc.paths[path]?.[method]?.responses?.[String(status)];
+  }
+
+  /**
+   * Problems of `body` as the answer of `method path` with `status`: an undocumented status,
+   * a body outside the schema, or an error code none of that status' examples shows.
+   */
+  problems(method: string, path: string, status: number, body: unknown): string[] {
+    const response = this.response(method, path, status);
+    if (!response) return [`${method} ${path}: status ${status} is not documented`];
+    const media = response.content?.['application/json'];
+    if (!media?.schema) return [`${method} ${path} ${status}: no JSON schema documented`];
+    const key = `${method} ${path} ${status}`;
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      const schema = toJsonSchema(media.schema) as Json;
+      const ref = schema.$ref;
+      validate = this.ajv.compile(
+        typeof ref === 'string' && ref.startsWith('#/') ? { $ref: `${DOC_ID}${ref}` } : schema,
+      );
+      this.compiled.set(key, validate);
+    }
+    const out: string[] = [];
+    if (!validate(body)) {
+      for (const e of validate.errors ?? [])
+        out.push(`${key}: ${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+    }
+    if (status >= 400) {
+      const code = (body as { error?: { code?: unknown } })?.error?.code;
+      const codes = this.documentedCodes(method, path, status);
+      if (!codes.includes(String(code)))
+        out.push(`${key}: code ${String(code)} is not among the documented ${codes.join(', ')}`);
+    }
+    return out;
+  }
+
+  /** The error codes the examples of a documented error status show. */
+  documentedCodes(method: string, path: string, status: number): string[] {
+    const examples = this.response(method, path, status)?.content?.['application/json']?.examples;
+    return Object.values(examples ?? {}).map(
+      (e) => (e.value as { error: { code: string } }).error.code,
+    );
+  }
+
+  /** Every (operation, status, code) the document promises: success statuses and error codes. */
+  promises(): string[] {
+    const out: string[] = [];
+    for (const [path, item] of Object.entries(this.doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const status of Object.keys(op.responses ?? {})) {
+          const n = Number(status);
+          if (n < 400) out.push(`${method} ${path} ${n}`);
+          else
+            for (const code of new Set(this.documentedCodes(method, path, n)))
+              out.push(`${method} ${path} ${n} ${code}`);
+        }
+      }
+    }
+    return out;
+  }
+}
