@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { AdminClient, bearer, TestAccount } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
+import * as keySecrets from '../../libs/accounts/src/api-key-secret';
 
 describe('Authentication and plan access (spec: Authentication; errors 401, 403)', () => {
   let t: TestApp;
@@ -27,6 +28,21 @@ describe('Authentication and plan access (spec: Authentication; errors 401, 403)
     const res = await t.http().get('/api/v1/usage').set(bearer(pro.key));
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
+  });
+
+  it('hashes the key once per request, on a key-cache miss as on a hit', async () => {
+    const fresh = await admin.account('pro');
+    const hashes = jest.spyOn(keySecrets, 'hashSecret');
+    try {
+      const miss = await t.http().get('/api/v1/usage').set(bearer(fresh.key));
+      expect(miss.status).toBe(200);
+      expect(hashes).toHaveBeenCalledTimes(1);
+      const hit = await t.http().get('/api/v1/usage').set(bearer(fresh.key));
+      expect(hit.status).toBe(200);
+      expect(hashes).toHaveBeenCalledTimes(2);
+    } finally {
+      hashes.mockRestore();
+    }
   });
 
   it('accepts the key as the api_key query parameter', async () => {

@@ -18,19 +18,11 @@ export interface AccountUsage {
   backlinks_per_month: number;
   site_audit_crawls_per_month: number;
   credits: number;
-  [extra: string]: number;
-}
-
-/** Contributes extra members to an account's usage (e.g. the rolling page budget). */
-export interface UsageContributor {
-  contribute(accountId: number, now: Date): Promise<Record<string, number>>;
 }
 
 /** Accounts: creation, lookup, plan and override changes, limits in force and usage. */
 @Injectable()
 export class AccountsService {
-  private readonly contributors: UsageContributor[] = [];
-
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly meter: CallMeterService,
@@ -38,11 +30,6 @@ export class AccountsService {
     private readonly clock: Clock,
     private readonly keyCache: KeyCacheInvalidation,
   ) {}
-
-  /** Features that keep their own usage (site audits) register here at module init. */
-  registerUsageContributor(c: UsageContributor): void {
-    this.contributors.push(c);
-  }
 
   create(name: string, plan: PlanName): Promise<AccountEntity> {
     return this.accounts.create(name, plan);
@@ -106,20 +93,16 @@ export class AccountsService {
 
   async usage(account: AccountEntity): Promise<AccountUsage> {
     const now = this.clock.now();
-    const [calls, features, ...extras] = await Promise.all([
+    const [calls, features] = await Promise.all([
       this.meter.used(account.id, now),
       this.quotas.usedThisMonth(account.id, now),
-      ...this.contributors.map((c) => c.contribute(account.id, now)),
     ]);
-    return Object.assign(
-      {
-        api_calls_per_month: calls,
-        keyword_research_per_month: features.keyword_research,
-        backlinks_per_month: features.backlinks,
-        site_audit_crawls_per_month: features.site_audit_crawls,
-        credits: account.credits,
-      },
-      ...extras,
-    ) as AccountUsage;
+    return {
+      api_calls_per_month: calls,
+      keyword_research_per_month: features.keyword_research,
+      backlinks_per_month: features.backlinks,
+      site_audit_crawls_per_month: features.site_audit_crawls,
+      credits: account.credits,
+    };
   }
 }

@@ -85,20 +85,32 @@ export class ApiKeysService {
   }
 
   /**
-   * The caller behind a secret from the process cache: AuthContext or null (unknown or
-   * revoked) when the cache knows, undefined when it must be looked up. Synchronous, so a
-   * cache hit costs the request path no promise.
+   * What a secret is looked up by (its SHA-256, hashed once per request), or null when it
+   * cannot be a key at all.
    */
-  cached(secret: string): AuthContext | null | undefined {
-    if (!looksLikeKey(secret)) return null;
-    return this.cache.get(hashSecret(secret));
+  hashOf(secret: string): string | null {
+    return looksLikeKey(secret) ? hashSecret(secret) : null;
+  }
+
+  /**
+   * The caller behind a key hash from the process cache: AuthContext or null (unknown or
+   * revoked) when the cache knows, undefined when it must be looked up (`lookup`).
+   * Synchronous, so a cache hit costs the request path no promise.
+   */
+  cached(hash: string): AuthContext | null | undefined {
+    return this.cache.get(hash);
   }
 
   /** The caller behind a secret, or null when it is unknown or revoked. */
   async authenticate(secret: string): Promise<AuthContext | null> {
-    const known = this.cached(secret);
-    if (known !== undefined) return known;
-    const hash = hashSecret(secret);
+    const hash = this.hashOf(secret);
+    if (hash === null) return null;
+    const known = this.cached(hash);
+    return known !== undefined ? known : this.lookup(hash);
+  }
+
+  /** The caller behind a key hash the cache does not know, from PostgreSQL (then cached). */
+  async lookup(hash: string): Promise<AuthContext | null> {
     const epoch = this.cache.epoch();
     const row = await this.keys.findOwner(hash);
     const auth: AuthContext | null =

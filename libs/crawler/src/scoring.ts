@@ -217,8 +217,3 @@ export function geoChecks(input: GeoInput): GeoCheck[] {
 export function geoScore(checks: GeoCheck[]): number {
   return clamp(round1(checks.reduce((s, c) => s + c.weight * (c.score ?? (c.passed ? 1 : 0)), 0)));
 }
-
-/** Structured-data types seen across the crawl (for the report). */
-export function structuredTypes(records: PageRecord[]): string[] {
-  return [...new Set(records.flatMap((r) => r.extracted?.jsonLdTypes ?? []))].sort();
-}

@@ -32,10 +32,12 @@ export class AuthGuard implements CanActivate {
       );
     }
     if (secret.length > MAX_KEY_LENGTH) return this.admit(req, null);
-    // A cache hit stays synchronous; a miss looks the key up in PostgreSQL.
-    const known = this.keys.cached(secret);
+    // Hashed once; a cache hit stays synchronous, a miss looks the hash up in PostgreSQL.
+    const hash = this.keys.hashOf(secret);
+    if (hash === null) return this.admit(req, null);
+    const known = this.keys.cached(hash);
     if (known !== undefined) return this.admit(req, known);
-    return this.keys.authenticate(secret).then((auth) => this.admit(req, auth));
+    return this.keys.lookup(hash).then((auth) => this.admit(req, auth));
   }
 
   private admit(req: ApiRequest, auth: AuthContext | null): boolean {

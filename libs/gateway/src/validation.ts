@@ -99,8 +99,3 @@ export class ParseIdPipe {
     throw new ApiError('NOT_FOUND', 'Not found.');
   }
 }
-
-/** True when a number fits a PostgreSQL integer id. */
-export function isPgId(n: unknown): n is number {
-  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= PG_INT_MAX;
-}

@@ -38,14 +38,12 @@ function service(
     reserve: overrides.reserve ?? jest.fn().mockResolvedValue(reservation),
     release: jest.fn(),
   };
-  const accounts = { registerUsageContributor: jest.fn() };
   const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: 'true', ...overrides.config });
   const svc = new SiteAuditService(
     config,
     new SiteAuditQueue(queue as never),
     jobs as never,
     quotas as never,
-    accounts as never,
     new ManualClock(new Date('2026-11-21T12:00:00Z')),
   );
   return { svc, queue, jobs, quotas };

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   APP_CONFIG,
   ApiError,
@@ -9,7 +9,7 @@ import {
   recordTimestamp,
   withTimeout,
 } from '@app/core';
-import { AccountsService, AuthContext } from '@app/accounts';
+import { AuthContext } from '@app/accounts';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, unreachableDependency } from '@app/database';
 import { FeatureQuotaService } from '@app/billing';
 import { assertPublicHost, isCrawlError } from '@app/crawler';
@@ -44,7 +44,7 @@ export interface AcceptedAudit {
  * the queued job row and enqueues it. Any failure after a reservation gives it back.
  */
 @Injectable()
-export class SiteAuditService implements OnModuleInit {
+export class SiteAuditService {
   private readonly logger = new Logger(SiteAuditService.name);
 
   constructor(
@@ -52,18 +52,8 @@ export class SiteAuditService implements OnModuleInit {
     private readonly queue: SiteAuditQueue,
     private readonly jobs: SiteAuditJobsService,
     private readonly quotas: FeatureQuotaService,
-    private readonly accounts: AccountsService,
     private readonly clock: Clock,
   ) {}
-
-  /** The admin account read shows the rolling page budget used (same name as the limit). */
-  onModuleInit(): void {
-    this.accounts.registerUsageContributor({
-      contribute: async (accountId, now) => ({
-        site_audit_rolling_page_budget: await this.jobs.pagesUsed(accountId, now),
-      }),
-    });
-  }
 
   async start(
     auth: AuthContext,

@@ -6,6 +6,7 @@ import { CreditsService } from '@app/billing';
 import { OAuthGrantsService } from '@app/oauth';
 import { AccountEntity } from '@app/database';
 import { ParseIdPipe, RequestId } from '@app/gateway';
+import { UsageService } from '../usage/usage.service';
 import { AdminController } from './admin-route.decorator';
 import { found } from './admin-answers';
 import { accountView, keyView, newKeyView } from './admin-accounts.mapper';
@@ -19,6 +20,7 @@ export class AdminAccountsController {
     private readonly keys: ApiKeysService,
     private readonly credits: CreditsService,
     private readonly grants: OAuthGrantsService,
+    private readonly usage: UsageService,
   ) {}
 
   @Post('accounts')
@@ -34,7 +36,7 @@ export class AdminAccountsController {
     const account = await this.mustFind(id);
     return accountView(account, {
       limits: this.accounts.limitsOf(account),
-      usage: await this.accounts.usage(account),
+      usage: await this.usage.usedBy(account),
     });
   }
 

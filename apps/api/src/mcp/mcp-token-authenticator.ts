@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import type { AuthContext } from '@app/accounts';
 
 /** Who is calling /mcp: the auth context the tool calls run with (keyLabel = the connection's client name). */
@@ -9,18 +8,10 @@ export interface McpCaller {
 }
 
 /**
- * Resolves a bearer on /mcp that is not an API key (an OAuth access token). The OAuth part
- * replaces this provider in McpModule (`{ provide: McpTokenAuthenticator, useClass: ... }`)
- * with one that accepts access tokens issued for BASE/mcp.
+ * Resolves a bearer on /mcp that is not an API key (an OAuth access token). McpModule binds
+ * it to the OAuth part's OAuthTokenAuthenticator (`{ provide: McpTokenAuthenticator,
+ * useClass: ... }`), which accepts access tokens issued for BASE/mcp.
  */
 export abstract class McpTokenAuthenticator {
   abstract authenticate(token: string): Promise<McpCaller | null>;
-}
-
-/** The default: accepts no OAuth token (only API keys work on /mcp). */
-@Injectable()
-export class NoOAuthTokens extends McpTokenAuthenticator {
-  authenticate(_token: string): Promise<McpCaller | null> {
-    return Promise.resolve(null);
-  }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, monthStart, nextMonthStart, plainDate } from '@app/core';
-import { AccountsService } from '@app/accounts';
+import { AccountUsage, AccountsService } from '@app/accounts';
 import type { Limits } from '@app/billing';
-import type { PlanName } from '@app/database';
+import type { AccountEntity, PlanName } from '@app/database';
+import { SiteAuditJobsService } from '@app/site-audit';
 
 /** The data of GET /api/v1/usage (and the first members of GET /account/v1/usage). */
 export interface UsageRecord {
@@ -41,7 +42,22 @@ export class UsageService {
   constructor(
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
+    private readonly siteAuditJobs: SiteAuditJobsService,
   ) {}
+
+  /**
+   * What an account has used, each under the name of its limit: calls and feature quotas
+   * this month, credits (AccountsService), and the rolling page budget (the site-audit jobs).
+   */
+  async usedBy(
+    account: AccountEntity,
+  ): Promise<AccountUsage & { site_audit_rolling_page_budget: number }> {
+    const [used, pages] = await Promise.all([
+      this.accounts.usage(account),
+      this.siteAuditJobs.pagesUsed(account.id, this.clock.now()),
+    ]);
+    return { ...used, site_audit_rolling_page_budget: pages };
+  }
 
   /** Calls used of this month's allowance and the reset date; `period_start` for meta. */
   calls(
@@ -75,10 +91,10 @@ export class UsageService {
     if (!account) return null;
     const now = this.clock.now();
     const limits = this.accounts.limitsOf(account);
-    const used = await this.accounts.usage(account);
+    const used = await this.usedBy(account);
     const { record, periodStart } = this.calls(account.plan, limits, used.api_calls_per_month, now);
     const quota = (name: keyof AccountUsageRecord['quotas']): QuotaFigure => ({
-      used: used[name] ?? 0,
+      used: used[name],
       limit: limits[name],
     });
     return {

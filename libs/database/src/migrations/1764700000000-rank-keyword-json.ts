@@ -11,7 +11,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * joins them into the answer: no per-field parsing in the driver, no per-field
  * serialization in the API, no per-row JSON work in PostgreSQL.
  *
- * The renderings are those of `JSON.stringify` of the TypeScript view (`keywordView`):
+ * The renderings are those `JSON.stringify` makes of the spec-shaped entry
+ * (test/your-data/rank-json.e2e-spec.ts holds them to it byte for byte):
  * strings through `to_json` (the same escapes), numbers as their shortest round-trip text
  * (numeric cpc through double precision, as the view's `Number()`), `null` for null, NaN and
  * ±Infinity; a test compares both byte for byte on hostile values. A float below 1e-4 keeps
