@@ -1,6 +1,12 @@
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { GENEROUS, YourDataAdmin, get } from './your-data-fixtures';
+import {
+  RANK_JSON_FUNCTIONS,
+  rankJsonFunctionsSql,
+} from '../../apps/api/src/rank/rank-keyword-json.sql';
+import { trackedKeywordView } from '../../apps/api/src/rank/rank.mapper';
+import { TrackedKeywordEntryRow } from '../../apps/api/src/rank/rank.repository';
 
 /**
  * GET /rank/keywords sends JSON rendered by PostgreSQL (the triggers of migration
@@ -37,45 +43,34 @@ describe('rank keywords: the JSON rendered in PostgreSQL equals the spec view', 
   });
   afterAll(() => t.close());
 
-  /** The spec entry of a keyword, from the database's own columns (the reference rendering). */
-  async function expected(keywordId: number): Promise<Record<string, unknown>> {
-    const [k] = (await t.db.query(
+  /** A keyword's row as the columns hold it (what the pre-rendered JSON is rendered from). */
+  async function entryRow(keywordId: number): Promise<TrackedKeywordEntryRow> {
+    const [row] = (await t.db.query(
       `SELECT k.id, k.keyword, k.difficulty, k.search_volume, k.cpc, k.country, k.language, k.device,
-              k.status, p.id AS project_id, p.domain, p.name,
-              to_char(k.latest_check_date, 'YYYY-MM-DD') AS last_checked, k.latest_position,
+              k.status, p.id AS project_id, p.domain AS project_domain, p.name AS project_name,
+              to_char(k.latest_check_date, 'YYYY-MM-DD') AS latest_check_date, k.latest_position,
               k.previous_position, k.latest_landing_page, k.latest_gsc_clicks,
               k.latest_gsc_impressions, k.latest_gsc_ctr, k.latest_local_pack,
               k.latest_featured_snippet, k.latest_ai_overview
        FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id WHERE k.id = $1`,
       [keywordId],
-    )) as Array<Record<string, unknown>>;
-    const current = k.latest_position as number | null;
-    const previous = k.previous_position as number | null;
-    return {
-      keyword_id: k.id,
-      keyword: k.keyword,
-      difficulty: k.difficulty,
-      search_volume: k.search_volume,
-      cpc: k.cpc == null ? null : Number(k.cpc),
-      country: k.country,
-      language: k.language,
-      device: k.device,
-      status: k.status,
-      project_id: k.project_id,
-      project_domain: k.domain,
-      project_name: k.name,
-      last_checked: k.last_checked,
-      current_position: current,
-      previous_position: previous,
-      position_change: previous == null || current == null ? null : previous - current,
-      landing_page: k.latest_landing_page,
-      gsc_clicks: k.latest_gsc_clicks,
-      gsc_impressions: k.latest_gsc_impressions,
-      gsc_ctr: k.latest_gsc_ctr,
-      local_pack: k.latest_local_pack,
-      featured_snippet: k.latest_featured_snippet,
-      ai_overview: k.latest_ai_overview,
-    };
+    )) as TrackedKeywordEntryRow[];
+    return row;
+  }
+
+  /** The spec entry of a keyword: the mapper's view of the database's own columns. */
+  async function expected(keywordId: number): Promise<Record<string, unknown>> {
+    return trackedKeywordView(await entryRow(keywordId));
+  }
+
+  /** The entry's text as PostgreSQL keeps it, joined as the repository joins it. */
+  async function renderedText(keywordId: number): Promise<string> {
+    const [{ text }] = (await t.db.query(
+      `SELECT '{' || k.json_head || ',' || p.json_members || ',' || k.json_latest || '}' AS text
+       FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id WHERE k.id = $1`,
+      [keywordId],
+    )) as Array<{ text: string }>;
+    return text;
   }
 
   /** The raw text of each keyword entry in the answer, in order. */
@@ -135,6 +130,62 @@ describe('rank keywords: the JSON rendered in PostgreSQL equals the spec view', 
       const want = await expected(id);
       expect(entry).toEqual(want);
       expect(JSON.stringify(entry)).toBe(JSON.stringify(want)); // members in the spec's order
+      // The database's text of the entry is the mapper's view through JSON.stringify, byte
+      // for byte, and the answer carries that text as it is.
+      const rendered = await renderedText(id);
+      expect(rendered).toBe(JSON.stringify(trackedKeywordView(await entryRow(id))));
+      expect(text).toContain(rendered);
+    }
+  });
+
+  it('the functions the migrations installed are the rank folder’s definition (rank-keyword-json.sql.ts)', async () => {
+    const names = RANK_JSON_FUNCTIONS.map((f) => f.name);
+    const runner = t.db.createQueryRunner();
+    const installed = async (schema: string) =>
+      (await runner.query(
+        `SELECT p.proname AS name, pg_get_function_arguments(p.oid) AS args,
+                format_type(p.prorettype, NULL) AS returns, l.lanname AS language,
+                p.provolatile AS volatility, p.proparallel = 's' AS "parallelSafe",
+                COALESCE(p.proconfig, '{}') AS config,
+                regexp_replace(btrim(p.prosrc, E' \\n'), '\\s+', ' ', 'g') AS body
+         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+           JOIN pg_language l ON l.oid = p.prolang
+         WHERE n.nspname = $1 AND p.proname = ANY($2) ORDER BY p.proname`,
+        [schema, names],
+      )) as Array<Record<string, unknown>>;
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      // The builder's statements, run into a schema of their own (rolled back below).
+      await runner.query(`CREATE SCHEMA rank_json_definition`);
+      await runner.query(`SET LOCAL search_path TO rank_json_definition, public`);
+      for (const statement of rankJsonFunctionsSql()) await runner.query(statement);
+      const defined = await installed('rank_json_definition');
+      expect(defined.map((f) => f.name)).toEqual([...names].sort());
+      const normalized = RANK_JSON_FUNCTIONS.map((f) => ({
+        ...f,
+        body: f.body.replace(/\s+/g, ' ').trim(),
+      })).sort((a, b) => a.name.localeCompare(b.name));
+      expect(defined).toEqual(normalized);
+      expect(await installed('public')).toEqual(defined);
+      // And they write the same text as the installed ones for every stored row (the hostile
+      // rows of the test above included).
+      const [same] = (await runner.query(
+        `SELECT count(*)::int AS rows,
+                count(*) FILTER (WHERE k.json_head = rank_json_definition.rank_keyword_head_json(
+                  k.id, k.keyword, k.difficulty, k.search_volume, k.cpc, k.country, k.language,
+                  k.device, k.status)
+                AND k.json_latest = rank_json_definition.rank_latest_json(k.latest_check_date,
+                  k.latest_position, k.previous_position, k.latest_landing_page,
+                  k.latest_gsc_clicks, k.latest_gsc_impressions, k.latest_gsc_ctr,
+                  k.latest_local_pack, k.latest_featured_snippet, k.latest_ai_overview))::int AS same
+         FROM tracked_keywords k`,
+      )) as Array<{ rows: number; same: number }>;
+      expect(same.rows).toBeGreaterThan(0);
+      expect(same.same).toBe(same.rows);
+    } finally {
+      await runner.rollbackTransaction().catch(() => undefined);
+      await runner.release();
     }
   });
 

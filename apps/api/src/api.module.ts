@@ -19,6 +19,7 @@ import { PagesModule } from './pages/pages.module';
 import { McpModule } from './mcp/mcp.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OpsModule } from './ops/ops.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Public and admin HTTP API. Resource modules are listed last. */
 @Module({
@@ -40,6 +41,7 @@ import { OpsModule } from './ops/ops.module';
     GscModule,
     AiVisibilityModule,
     AccountAreaModule,
+    WebhooksModule,
     PagesModule,
     McpModule,
     OAuthModule,

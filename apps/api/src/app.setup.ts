@@ -15,7 +15,7 @@ import { httpMetrics } from './ops/http-metrics';
 import { installOps } from './ops/ops.setup';
 import { installPages } from './pages/pages.module';
 
-export const BODY_LIMIT = '10mb';
+const BODY_LIMIT = '10mb';
 
 const API_CORS: CorsOptions = {
   origin: '*',

@@ -21,11 +21,11 @@ export interface McpConfig {
 }
 
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** Pause after an early non-final long-poll answer (the API's waiting limits were reached). */
-export const DEFAULT_POLL_INTERVAL_MS = 15_000;
+const DEFAULT_POLL_INTERVAL_MS = 15_000;
 /** Below the usual 60 s request timeout of MCP clients, so a waiting call returns in time. */
-export const DEFAULT_MAX_WAIT_MS = 50_000;
+const DEFAULT_MAX_WAIT_MS = 50_000;
 
 export class ConfigError extends Error {}
 

@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-export interface InFlight {
+interface InFlight {
   /** Requests read and not yet answered. */
   count(): number;
   /** Resolves once no request is waiting for its answer (at once when none is). */

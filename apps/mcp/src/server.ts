@@ -5,7 +5,7 @@ import { McpConfig } from './config';
 
 export { SERVER_NAME, SERVER_VERSION } from '@app/mcp-tools';
 
-export interface ServerDeps {
+interface ServerDeps {
   fetch?: FetchLike;
   sleep?: Sleep;
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, Clock, PeriodicTask, plainDate } from '@app/core';
 import { GscPartitionRepository, GscRetentionResult, monthStart } from '@app/database';
 
-export interface GscMaintenanceResult {
+interface GscMaintenanceResult {
   /** Partitions created ahead (month starts). */
   created: string[];
   /** null when another worker held the partition lock (it did the retention). */

@@ -16,9 +16,9 @@ import {
 import { siteAuditWorkerOptions } from './worker-options';
 
 /** Least time between two progress writes of one job. */
-export const PROGRESS_WRITE_INTERVAL_MS = 1000;
+const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
-export interface ProcessOutcome {
+interface ProcessOutcome {
   outcome: 'complete' | 'failed' | 'skipped' | 'discarded' | 'gone';
   audit_id?: string;
 }

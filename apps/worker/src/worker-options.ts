@@ -1,6 +1,6 @@
 import { loadConfig } from '@app/core';
 
-export interface SiteAuditWorkerOptions {
+interface SiteAuditWorkerOptions {
   concurrency: number;
   stalledInterval: number;
   maxStalledCount: number;

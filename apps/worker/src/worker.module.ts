@@ -12,7 +12,7 @@ import { AuditSweeperService, SiteAuditModule, WebhookSweeperService } from '@ap
 import { SiteAuditProcessor } from './site-audit.processor';
 import { GscMaintenanceService } from './gsc-maintenance.service';
 import { WorkerMetricsServer } from './metrics-server';
-import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor';
 
 /**
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper

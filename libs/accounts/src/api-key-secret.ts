@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Every key starts with this, so leaked keys are recognizable (and scannable). */
-export const KEY_PREFIX = 'seo_live_';
+const KEY_PREFIX = 'seo_live_';
 const PREFIX_SHOWN = KEY_PREFIX.length + 4;
 const KEY_PATTERN = /^seo_live_[A-Za-z0-9_-]{43}$/;
 
-export interface NewSecret {
+interface NewSecret {
   key: string;
   prefix: string;
   hash: string;

@@ -4,7 +4,7 @@ import { ApiKeyEntity, PlanName, Sql, SqlScope } from '@app/database';
 import type { LimitOverrides } from '@app/billing';
 
 /** What authentication needs of a key and its account (a join, not a table). */
-export interface KeyOwnerRow {
+interface KeyOwnerRow {
   key_id: number;
   label: string;
   revoked_at: Date | null;

@@ -12,7 +12,7 @@ import { KeyCacheInvalidation } from './key-cache-invalidation';
 export type NewApiKey = ApiKeyEntity & { key: string };
 
 /** Most unrevoked keys an account may create for itself (keys made by operators count too). */
-export const MAX_ACTIVE_KEYS = 25;
+const MAX_ACTIVE_KEYS = 25;
 
 /**
  * API keys: creation (secret shown once), listing, revocation, and the authentication

@@ -4,7 +4,7 @@ import { ChannelSubscription, REDIS, RedisKeys, subscribeChannel } from '@app/da
 import { ApiKeyCache } from './api-key-cache';
 
 /** What one message on the invalidation channel says. */
-export type KeyCacheMessage = { key: string } | { account: number };
+type KeyCacheMessage = { key: string } | { account: number };
 
 /** Longest a publisher waits for Redis before answering anyway (the fallback TTL covers it). */
 const PUBLISH_TIMEOUT_MS = 1_000;

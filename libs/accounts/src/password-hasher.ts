@@ -7,9 +7,9 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
  * self-describing, `scrypt$17$8$1$<salt base64>$<key base64>`, so the cost can be raised
  * later without invalidating stored hashes. A password never reaches a log or an error.
  */
-export const SCRYPT_LOG_N = 17;
-export const SCRYPT_R = 8;
-export const SCRYPT_P = 1;
+const SCRYPT_LOG_N = 17;
+const SCRYPT_R = 8;
+const SCRYPT_P = 1;
 const SALT_BYTES = 16;
 const KEY_BYTES = 64;
 /** Stored hashes with a cost outside this range are refused (a stored value cannot make us burn memory). */

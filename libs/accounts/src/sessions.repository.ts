@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
 
 /** A session with what the request needs of its user (a join, not a table). */
-export interface SessionRow {
+interface SessionRow {
   session_id: number;
   user_id: number;
   email: string;

@@ -12,16 +12,16 @@ export interface SessionContext {
 }
 
 /** A session ends after this long without use. */
-export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 /** A session ends this long after sign-in, used or not. */
 export const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often per session. */
-export const SESSION_TOUCH_MS = 60 * 1000;
+const SESSION_TOUCH_MS = 60 * 1000;
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** SHA-256 (hex) of a session token: what is stored (a 256-bit random token needs no slow hash). */
-export function hashSessionToken(token: string): string {
+function hashSessionToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 

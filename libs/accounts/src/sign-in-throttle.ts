@@ -4,11 +4,11 @@ import { APP_CONFIG, AppConfig } from '@app/core';
 import { FailureCounter, FailureVerdict, FailureWindow, RedisKeys } from '@app/database';
 
 /** Failed sign-ins allowed per email (lower-cased) within the window. */
-export const SIGN_IN_FAILURES_PER_EMAIL = 10;
+const SIGN_IN_FAILURES_PER_EMAIL = 10;
 /** Failed sign-ins allowed per client IP within the window. */
-export const SIGN_IN_FAILURES_PER_IP = 50;
+const SIGN_IN_FAILURES_PER_IP = 50;
 
-export type ThrottleVerdict = FailureVerdict;
+type ThrottleVerdict = FailureVerdict;
 
 /**
  * The sign-in failure throttle, in Redis so it holds across API instances: per email

@@ -15,7 +15,7 @@ import { SignInThrottle } from './sign-in-throttle';
 import { UsersRepository } from './users.repository';
 
 /** What a successful sign-in answers: the token goes to the cookie and nowhere else. */
-export interface SignedIn {
+interface SignedIn {
   user: UserEntity;
   account: AccountEntity;
   token: string;

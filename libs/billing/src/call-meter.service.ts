@@ -4,7 +4,7 @@ import { CallMeterRepository, MeterCount, UsageLine } from './call-meter.reposit
 
 export type { UsageLine } from './call-meter.repository';
 
-export interface MeterResult {
+interface MeterResult {
   /** False when the call was refused at the monthly cap (and so not counted). */
   allowed: boolean;
   /** Calls counted this month, this one included when allowed. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { metrics } from '@app/core';
 import { CreditsRepository } from './credits.repository';
 
-export type CreditChange =
+type CreditChange =
   { ok: true; balance: number } | { ok: false; reason: 'insufficient' | 'no_account' };
 
 /**

@@ -5,7 +5,7 @@ import { FeatureQuotaRepository } from './feature-quota.repository';
 /** Monthly feature quotas. The limit of each is `${feature}_per_month` in Limits. */
 export type Feature = 'keyword_research' | 'backlinks' | 'site_audit_crawls';
 
-export const FEATURES: readonly Feature[] = ['keyword_research', 'backlinks', 'site_audit_crawls'];
+const FEATURES: readonly Feature[] = ['keyword_research', 'backlinks', 'site_audit_crawls'];
 
 /** A unit of quota taken; hand it back to `release` to refund exactly that unit. */
 export interface QuotaReservation {

@@ -21,9 +21,9 @@ export interface Limits {
   site_audit_rolling_page_budget: number;
 }
 
-export type LimitName = keyof Limits;
+type LimitName = keyof Limits;
 
-export const LIMIT_NAMES: readonly LimitName[] = [
+const LIMIT_NAMES: readonly LimitName[] = [
   'api_calls_per_month',
   'requests_per_minute',
   'keyword_research_per_month',
@@ -33,7 +33,7 @@ export const LIMIT_NAMES: readonly LimitName[] = [
   'site_audit_rolling_page_budget',
 ];
 
-export interface PlanDefinition {
+interface PlanDefinition {
   apiAccess: boolean;
   limits: Limits;
   /**

@@ -3,7 +3,7 @@ import { Clock, PeriodicTask, addDays, monthStart, plainDate } from '@app/core';
 import { UsageHistoryRepository, UsageSummaryRow } from './usage-history.repository';
 
 /** How far back the history goes: 13 calendar months before the current one's start. */
-export const USAGE_HISTORY_MONTHS = 13;
+const USAGE_HISTORY_MONTHS = 13;
 /** The longest window one read may ask for. */
 export const USAGE_HISTORY_MAX_DAYS = 400;
 
@@ -15,7 +15,7 @@ export interface UsageDay {
   other: number;
 }
 
-export interface UsageCaller {
+interface UsageCaller {
   /** The key's id, or the hosted-MCP connection's id when `prefix` is null. */
   id: number;
   label: string;

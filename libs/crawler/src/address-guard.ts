@@ -66,7 +66,7 @@ export function canonicalHostname(hostname: string): string {
   return parsed.startsWith('[') ? parsed.slice(1, -1) : parsed;
 }
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: number;
 }

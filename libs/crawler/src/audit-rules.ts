@@ -72,7 +72,7 @@ export interface PageRecord {
   analysed: boolean;
 }
 
-export interface RuleConfig {
+interface RuleConfig {
   slowResponseMs: number;
   largePageBytes: number;
 }

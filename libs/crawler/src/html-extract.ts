@@ -15,12 +15,12 @@ export function loadHtmlparser2(): Htmlparser2 {
 }
 const { Parser } = loadHtmlparser2();
 
-export interface ExtractedLink {
+interface ExtractedLink {
   href: string;
   nofollow: boolean;
 }
 
-export interface ExtractedHeading {
+interface ExtractedHeading {
   level: number;
   text: string;
 }
@@ -136,9 +136,11 @@ function walkJsonLd(
     if (k !== '@context' && typeof v === 'object') walkJsonLd(v, out, depth + 1);
 }
 
-/** Single streaming pass with htmlparser2 (tolerant of broken markup). */
-export function extractPage(html: string): ExtractedPage {
-  const page: ExtractedPage = {
+type Attributes = Record<string, string>;
+
+/** A page with nothing read yet. */
+function emptyPage(): ExtractedPage {
+  return {
     title: null,
     metaDescription: null,
     metaRobots: [],
@@ -159,130 +161,197 @@ export function extractPage(html: string): ExtractedPage {
     hasDateMeta: false,
     wordCount: 0,
   };
-  const stack: string[] = [];
-  let skipDepth = 0; // > 0 while inside an element whose text is not visible
-  let svgDepth = 0;
-  let titleText: string[] | null = null;
-  let heading: { level: number; parts: string[] } | null = null;
-  let jsonLd: string[] | null = null;
-  let words = 0;
-  let pending = ''; // text since the last tag boundary (entities may split text events)
-  const ld = { types: new Set<string>(), author: false, date: false };
+}
 
-  const flushWords = () => {
-    if (pending) {
-      words += pending.match(WORD)?.length ?? 0;
-      pending = '';
+/** <meta>: description, viewport, robots directives, author and date hints. */
+function readMeta(page: ExtractedPage, attrs: Attributes): void {
+  const key = (attrs.name ?? attrs.property ?? attrs.itemprop ?? '').trim().toLowerCase();
+  const content = attrs.content ?? '';
+  if (key === 'description' && page.metaDescription === null)
+    page.metaDescription = collapse(content);
+  else if (key === 'viewport' && content.trim()) page.hasViewport = true;
+  else if (key === 'robots' || key === 'googlebot' || key === 'bingbot') {
+    for (const d of content.toLowerCase().split(',')) if (d.trim()) page.metaRobots.push(d.trim());
+  }
+  if (AUTHOR_META.has(key) && content.trim()) page.hasAuthorMeta = true;
+  if (DATE_META.has(key) && content.trim()) page.hasDateMeta = true;
+}
+
+/** <link>: the canonical, an author link, and stylesheet/icon/preload resources. */
+function readLink(page: ExtractedPage, attrs: Attributes): void {
+  const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
+  const href = (attrs.href ?? '').trim();
+  if (rel.includes('canonical') && page.canonicalHref === null && href) page.canonicalHref = href;
+  if (rel.includes('author') && href) page.hasAuthorMeta = true;
+  if (
+    href &&
+    (rel.includes('stylesheet') ||
+      rel.includes('icon') ||
+      rel.includes('preload') ||
+      rel.includes('modulepreload'))
+  ) {
+    page.resources.push(href);
+  }
+}
+
+/** <a>: a link (nofollow or not) and an author hint; anchors without href are not links. */
+function readAnchor(page: ExtractedPage, attrs: Attributes): void {
+  if (attrs.href == null) return;
+  const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
+  page.links.push({ href: attrs.href, nofollow: rel.includes('nofollow') });
+  if (rel.includes('author')) page.hasAuthorMeta = true;
+}
+
+/** The state of one streaming pass: the page being filled and the element whose text is read. */
+class PageExtraction {
+  readonly page = emptyPage();
+  /** Open (non-void) elements, innermost last. */
+  private readonly stack: string[] = [];
+  private skipDepth = 0; // > 0 while inside an element whose text is not visible
+  private svgDepth = 0;
+  private titleText: string[] | null = null;
+  private heading: { level: number; parts: string[] } | null = null;
+  private jsonLd: string[] | null = null;
+  private words = 0;
+  private pending = ''; // text since the last tag boundary (entities may split text events)
+  private readonly ld = { types: new Set<string>(), author: false, date: false };
+
+  /** Counts the words of the visible text since the last tag boundary. */
+  private flushWords(): void {
+    if (this.pending) {
+      this.words += this.pending.match(WORD)?.length ?? 0;
+      this.pending = '';
     }
-  };
+  }
 
+  onOpenTag(name: string, attrs: Attributes): void {
+    this.flushWords();
+    if (this.heading) this.heading.parts.push(' ');
+    if (!VOID.has(name)) this.stack.push(name);
+    if (SKIP_TEXT.has(name) && !VOID.has(name)) this.skipDepth++;
+    if (name === 'svg') this.svgDepth++;
+    this.readElement(name, attrs);
+    const resAttr = RESOURCE_ATTR[name];
+    if (resAttr && attrs[resAttr]) this.page.resources.push(attrs[resAttr].trim());
+  }
+
+  /** What an opening tag tells by its name and attributes (or the text capture it starts). */
+  private readElement(name: string, attrs: Attributes): void {
+    const page = this.page;
+    switch (name) {
+      case 'html':
+        if (page.lang === null && attrs.lang != null) page.lang = attrs.lang.trim() || null;
+        break;
+      case 'title':
+        if (this.svgDepth === 0 && page.title === null && this.titleText === null)
+          this.titleText = [];
+        break;
+      case 'base':
+        if (page.baseHref === null && attrs.href) page.baseHref = attrs.href.trim();
+        break;
+      case 'meta':
+        readMeta(page, attrs);
+        break;
+      case 'link':
+        readLink(page, attrs);
+        break;
+      case 'a':
+        readAnchor(page, attrs);
+        break;
+      case 'img':
+        page.images++;
+        if (attrs.alt === undefined) page.imagesWithoutAlt++;
+        break;
+      case 'time':
+        if (attrs.datetime) page.hasDateMeta = true;
+        break;
+      case 'script':
+        if ((attrs.type ?? '').trim().toLowerCase() === 'application/ld+json') this.jsonLd = [];
+        break;
+      default:
+        if (/^h[1-6]$/.test(name) && this.svgDepth === 0)
+          this.heading = { level: Number(name[1]), parts: [] };
+    }
+  }
+
+  onText(text: string): void {
+    if (this.titleText) this.titleText.push(text);
+    if (this.jsonLd) this.jsonLd.push(text);
+    if (this.heading) this.heading.parts.push(text);
+    if (this.skipDepth === 0) this.pending += text;
+  }
+
+  onCloseTag(name: string): void {
+    this.flushWords();
+    if (VOID.has(name)) return;
+    if (!this.popTo(name)) return;
+    this.endCapture(name);
+  }
+
+  /**
+   * Pops up to and including the innermost open `name` (htmlparser2 reports implied closes
+   * too), leaving hidden and svg elements; false when no such element is open.
+   */
+  private popTo(name: string): boolean {
+    const idx = this.stack.lastIndexOf(name);
+    if (idx === -1) return false;
+    for (let i = this.stack.length - 1; i >= idx; i--) {
+      const n = this.stack[i];
+      if (SKIP_TEXT.has(n)) this.skipDepth = Math.max(0, this.skipDepth - 1);
+      if (n === 'svg') this.svgDepth = Math.max(0, this.svgDepth - 1);
+    }
+    this.stack.length = idx;
+    return true;
+  }
+
+  /** Ends the title, JSON-LD block or heading that the closing tag `name` closes. */
+  private endCapture(name: string): void {
+    if (name === 'title' && this.titleText) {
+      this.page.title = collapse(this.titleText.join(''));
+      this.titleText = null;
+    } else if (name === 'script' && this.jsonLd) {
+      try {
+        walkJsonLd(JSON.parse(this.jsonLd.join('')), this.ld);
+      } catch {
+        this.page.jsonLdInvalid++;
+      }
+      this.jsonLd = null;
+    } else if (this.heading && name === `h${this.heading.level}`) {
+      this.page.headings.push({
+        level: this.heading.level,
+        text: collapse(this.heading.parts.join('')),
+      });
+      this.heading = null;
+    }
+  }
+
+  /** After the last chunk: keeps an unclosed title or heading, and sets the totals. */
+  finish(): ExtractedPage {
+    const page = this.page;
+    this.flushWords();
+    if (this.titleText !== null) page.title = collapse(this.titleText.join(''));
+    if (this.heading !== null) {
+      page.headings.push({
+        level: this.heading.level,
+        text: collapse(this.heading.parts.join('')),
+      });
+    }
+    page.wordCount = this.words;
+    page.jsonLdTypes = [...this.ld.types].sort();
+    page.jsonLdHasAuthor = this.ld.author;
+    page.jsonLdHasDate = this.ld.date;
+    return page;
+  }
+}
+
+/** Single streaming pass with htmlparser2 (tolerant of broken markup). */
+export function extractPage(html: string): ExtractedPage {
+  const extraction = new PageExtraction();
   const parser = new Parser(
     {
-      onopentag(name, attrs) {
-        flushWords();
-        if (heading) heading.parts.push(' ');
-        if (!VOID.has(name)) stack.push(name);
-        if (SKIP_TEXT.has(name) && !VOID.has(name)) skipDepth++;
-        if (name === 'svg') svgDepth++;
-        switch (name) {
-          case 'html':
-            if (page.lang === null && attrs.lang != null) page.lang = attrs.lang.trim() || null;
-            break;
-          case 'title':
-            if (svgDepth === 0 && page.title === null && titleText === null) titleText = [];
-            break;
-          case 'base':
-            if (page.baseHref === null && attrs.href) page.baseHref = attrs.href.trim();
-            break;
-          case 'meta': {
-            const key = (attrs.name ?? attrs.property ?? attrs.itemprop ?? '').trim().toLowerCase();
-            const content = attrs.content ?? '';
-            if (key === 'description' && page.metaDescription === null)
-              page.metaDescription = collapse(content);
-            else if (key === 'viewport' && content.trim()) page.hasViewport = true;
-            else if (key === 'robots' || key === 'googlebot' || key === 'bingbot') {
-              for (const d of content.toLowerCase().split(','))
-                if (d.trim()) page.metaRobots.push(d.trim());
-            }
-            if (AUTHOR_META.has(key) && content.trim()) page.hasAuthorMeta = true;
-            if (DATE_META.has(key) && content.trim()) page.hasDateMeta = true;
-            break;
-          }
-          case 'link': {
-            const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
-            const href = (attrs.href ?? '').trim();
-            if (rel.includes('canonical') && page.canonicalHref === null && href)
-              page.canonicalHref = href;
-            if (rel.includes('author') && href) page.hasAuthorMeta = true;
-            if (
-              href &&
-              (rel.includes('stylesheet') ||
-                rel.includes('icon') ||
-                rel.includes('preload') ||
-                rel.includes('modulepreload'))
-            ) {
-              page.resources.push(href);
-            }
-            break;
-          }
-          case 'a':
-            if (attrs.href != null) {
-              const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
-              page.links.push({ href: attrs.href, nofollow: rel.includes('nofollow') });
-              if (rel.includes('author')) page.hasAuthorMeta = true;
-            }
-            break;
-          case 'img':
-            page.images++;
-            if (attrs.alt === undefined) page.imagesWithoutAlt++;
-            break;
-          case 'time':
-            if (attrs.datetime) page.hasDateMeta = true;
-            break;
-          case 'script':
-            if ((attrs.type ?? '').trim().toLowerCase() === 'application/ld+json') jsonLd = [];
-            break;
-          default:
-            if (/^h[1-6]$/.test(name) && svgDepth === 0)
-              heading = { level: Number(name[1]), parts: [] };
-        }
-        const resAttr = RESOURCE_ATTR[name];
-        if (resAttr && attrs[resAttr]) page.resources.push(attrs[resAttr].trim());
-      },
-      ontext(text) {
-        if (titleText) titleText.push(text);
-        if (jsonLd) jsonLd.push(text);
-        if (heading) heading.parts.push(text);
-        if (skipDepth === 0) pending += text;
-      },
-      onclosetag(name, implied) {
-        flushWords();
-        if (VOID.has(name)) return;
-        // Pop up to and including the matching element (htmlparser2 reports implied closes too).
-        const idx = stack.lastIndexOf(name);
-        if (idx === -1) return;
-        for (let i = stack.length - 1; i >= idx; i--) {
-          const n = stack[i];
-          if (SKIP_TEXT.has(n)) skipDepth = Math.max(0, skipDepth - 1);
-          if (n === 'svg') svgDepth = Math.max(0, svgDepth - 1);
-        }
-        stack.length = idx;
-        if (name === 'title' && titleText) {
-          page.title = collapse(titleText.join(''));
-          titleText = null;
-        } else if (name === 'script' && jsonLd) {
-          try {
-            walkJsonLd(JSON.parse(jsonLd.join('')), ld);
-          } catch {
-            page.jsonLdInvalid++;
-          }
-          jsonLd = null;
-        } else if (heading && name === `h${heading.level}`) {
-          page.headings.push({ level: heading.level, text: collapse(heading.parts.join('')) });
-          heading = null;
-        }
-        void implied;
-      },
+      onopentag: (name, attrs) => extraction.onOpenTag(name, attrs),
+      ontext: (text) => extraction.onText(text),
+      onclosetag: (name) => extraction.onCloseTag(name),
     },
     {
       decodeEntities: true,
@@ -292,15 +361,5 @@ export function extractPage(html: string): ExtractedPage {
     },
   );
   parser.end(html);
-  flushWords();
-  if (titleText !== null) page.title = collapse((titleText as string[]).join(''));
-  if (heading !== null) {
-    const h = heading as { level: number; parts: string[] };
-    page.headings.push({ level: h.level, text: collapse(h.parts.join('')) });
-  }
-  page.wordCount = words;
-  page.jsonLdTypes = [...ld.types].sort();
-  page.jsonLdHasAuthor = ld.author;
-  page.jsonLdHasDate = ld.date;
-  return page;
+  return extraction.finish();
 }

@@ -7,7 +7,7 @@ import { TextDecoder } from 'node:util';
 import { type AddressPolicy, canonicalHostname, createGuardedLookup } from './address-guard';
 import { CrawlError, isCrawlError } from './crawl-error';
 
-export interface FetcherOptions {
+interface FetcherOptions {
   userAgent: string;
   policy: AddressPolicy;
   timeoutMs: number;
@@ -100,6 +100,98 @@ function decodeText(body: Buffer, contentTypeHeader: string | undefined): string
   return decoder.decode(body);
 }
 
+/** The absolute http(s) URL to fetch; INVALID_URL for anything else. */
+function parseHttpUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new CrawlError('INVALID_URL', `invalid URL: ${url}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new CrawlError('INVALID_URL', `unsupported scheme: ${u.protocol}`);
+  return u;
+}
+
+/** What is known of a response before its body: status, headers, redirect target, media type. */
+type ResponseHead = Pick<FetchResult, 'url' | 'status' | 'headers' | 'location' | 'contentType'>;
+/** What reading (or skipping) the body gave. */
+type BodyOutcome = Pick<FetchResult, 'text' | 'bytes' | 'truncated'>;
+
+function responseHead(url: string, res: http.IncomingMessage): ResponseHead {
+  const status = res.statusCode ?? 0;
+  const ctHeader = res.headers['content-type'];
+  const contentType = ctHeader ? ctHeader.split(';')[0].trim().toLowerCase() || null : null;
+  return {
+    url,
+    status,
+    headers: res.headers,
+    location:
+      status >= 300 && status < 400 && res.headers.location ? String(res.headers.location) : null,
+    contentType,
+  };
+}
+
+/**
+ * Leaves a redirect's or unwanted body unread: small ones (declared ≤ 64 KiB) are drained to
+ * keep the socket, the rest destroyed. `bytes` is the declared Content-Length.
+ */
+function discardBody(res: http.IncomingMessage, done: (body: BodyOutcome) => void): void {
+  const declared = Number(res.headers['content-length'] ?? '');
+  const bytes = Number.isFinite(declared) ? declared : 0;
+  const skipped = () => done({ text: null, bytes, truncated: false });
+  if (Number.isFinite(declared) && declared <= 64 * 1024) {
+    res.on('end', skipped);
+    res.on('error', skipped);
+    res.resume();
+  } else {
+    res.destroy();
+    skipped();
+  }
+}
+
+/**
+ * Reads the decompressed body up to `maxBytes` (then truncates and closes) and decodes it as
+ * text. A broken compressed stream or a reset mid-body keeps what was decoded; `done` may be
+ * called more than once (the caller settles once).
+ */
+function readTextBody(
+  res: http.IncomingMessage,
+  maxBytes: number,
+  done: (err: unknown, body?: BodyOutcome) => void,
+): void {
+  const decoder = decoderFor(res.headers['content-encoding'] as string | undefined);
+  const stream: Readable = decoder ? res.pipe(decoder) : res;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  const complete = () => {
+    const body = Buffer.concat(chunks, size);
+    done(null, { text: decodeText(body, res.headers['content-type']), bytes: size, truncated });
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (truncated) return;
+    const room = maxBytes - size;
+    if (chunk.length > room) {
+      chunks.push(chunk.subarray(0, room));
+      size += room;
+      truncated = true;
+      res.destroy();
+      if (decoder) decoder.destroy();
+      complete();
+      return;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  stream.on('end', complete);
+  stream.on('error', (err) => (size > 0 ? complete() : done(err)));
+  res.on('error', (err) => (size > 0 ? complete() : done(err)));
+  res.on('aborted', () =>
+    size > 0 ? complete() : done(new CrawlError('UNREACHABLE', 'connection aborted')),
+  );
+}
+
 /**
  * One HTTP GET with node:http/https (no redirect following: the caller follows and re-checks
  * every hop). The SSRF policy is applied to IP-literal hosts before connecting and to resolved
@@ -140,19 +232,8 @@ export class HttpFetcher {
     signal?: AbortSignal,
     maxBytes: number = this.opts.maxBodyBytes,
   ): Promise<FetchResult> {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      throw new CrawlError('INVALID_URL', `invalid URL: ${url}`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
-      throw new CrawlError('INVALID_URL', `unsupported scheme: ${u.protocol}`);
-    const host = canonicalHostname(u.hostname);
-    // net.connect never calls `lookup` for IP literals, so they are checked here.
-    if (net.isIP(host) !== 0 && !this.opts.policy(host, host)) {
-      throw new CrawlError('PRIVATE_ADDRESS', `${host} is not a public address`);
-    }
+    const u = parseHttpUrl(url);
+    this.assertPublicIpLiteral(u);
     if (signal?.aborted) throw new CrawlError('CANCELLED', 'cancelled');
     const started = performance.now();
     return new Promise<FetchResult>((resolve, reject) => {
@@ -165,91 +246,14 @@ export class HttpFetcher {
         if (err) reject(toCrawlError(err));
         else resolve(value as FetchResult);
       };
-      const isHttps = u.protocol === 'https:';
-      const requestOptions: https.RequestOptions = {
-        method: 'GET',
-        headers: {
-          'user-agent': this.opts.userAgent,
-          accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5',
-          'accept-encoding': 'gzip, deflate, br',
-        },
-        agent: isHttps ? this.httpsAgent : this.httpAgent,
-        lookup: this.lookup as unknown as net.LookupFunction,
-      };
-      if (isHttps && this.opts.tlsCa) requestOptions.ca = this.opts.tlsCa;
-      const req = (isHttps ? https : http).request(u, requestOptions, (res) => {
-        const status = res.statusCode ?? 0;
-        const ctHeader = res.headers['content-type'];
-        const contentType = ctHeader ? ctHeader.split(';')[0].trim().toLowerCase() || null : null;
-        const declared = Number(res.headers['content-length'] ?? '');
-        const base = {
-          url,
-          status,
-          headers: res.headers,
-          location:
-            status >= 300 && status < 400 && res.headers.location
-              ? String(res.headers.location)
-              : null,
-          contentType,
-        };
-        if (base.location || !readBody(contentType)) {
-          // Redirect or non-text body: do not read it. Small bodies are drained to keep the socket.
-          const bytes = Number.isFinite(declared) ? declared : 0;
-          const done = () =>
-            finish(null, {
-              ...base,
-              text: null,
-              bytes,
-              truncated: false,
-              elapsedMs: performance.now() - started,
-            });
-          if (Number.isFinite(declared) && declared <= 64 * 1024) {
-            res.on('end', done);
-            res.on('error', done);
-            res.resume();
-          } else {
-            res.destroy();
-            done();
-          }
-          return;
-        }
-        const decoder = decoderFor(res.headers['content-encoding'] as string | undefined);
-        const stream: Readable = decoder ? res.pipe(decoder) : res;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let truncated = false;
-        const complete = () => {
-          const body = Buffer.concat(chunks, size);
-          finish(null, {
-            ...base,
-            text: decodeText(body, ctHeader),
-            bytes: size,
-            truncated,
-            elapsedMs: performance.now() - started,
-          });
-        };
-        stream.on('data', (chunk: Buffer) => {
-          if (truncated) return;
-          const room = maxBytes - size;
-          if (chunk.length > room) {
-            chunks.push(chunk.subarray(0, room));
-            size += room;
-            truncated = true;
-            res.destroy();
-            if (decoder) decoder.destroy();
-            complete();
-            return;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        });
-        stream.on('end', complete);
-        // A broken compressed stream or a reset mid-body: keep what was decoded.
-        stream.on('error', (err) => (size > 0 ? complete() : finish(err)));
-        res.on('error', (err) => (size > 0 ? complete() : finish(err)));
-        res.on('aborted', () =>
-          size > 0 ? complete() : finish(new CrawlError('UNREACHABLE', 'connection aborted')),
-        );
+      const req = this.send(u, (res) => {
+        const head = responseHead(url, res);
+        const settle = (err: unknown, body?: BodyOutcome) =>
+          body === undefined
+            ? finish(err)
+            : finish(null, { ...head, ...body, elapsedMs: performance.now() - started });
+        if (head.location || !readBody(head.contentType)) discardBody(res, (b) => settle(null, b));
+        else readTextBody(res, maxBytes, settle);
       });
       const timer = setTimeout(() => {
         finish(new CrawlError('TIMEOUT', `no complete response within ${this.opts.timeoutMs} ms`));
@@ -263,5 +267,30 @@ export class HttpFetcher {
       req.on('error', (err) => finish(err));
       req.end();
     });
+  }
+
+  /** net.connect never calls `lookup` for IP literals, so they are checked here. */
+  private assertPublicIpLiteral(u: URL): void {
+    const host = canonicalHostname(u.hostname);
+    if (net.isIP(host) !== 0 && !this.opts.policy(host, host)) {
+      throw new CrawlError('PRIVATE_ADDRESS', `${host} is not a public address`);
+    }
+  }
+
+  /** Starts the GET (through the keep-alive agent and the guarded lookup); call `end()` to send. */
+  private send(u: URL, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {
+    const isHttps = u.protocol === 'https:';
+    const requestOptions: https.RequestOptions = {
+      method: 'GET',
+      headers: {
+        'user-agent': this.opts.userAgent,
+        accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5',
+        'accept-encoding': 'gzip, deflate, br',
+      },
+      agent: isHttps ? this.httpsAgent : this.httpAgent,
+      lookup: this.lookup as unknown as net.LookupFunction,
+    };
+    if (isHttps && this.opts.tlsCa) requestOptions.ca = this.opts.tlsCa;
+    return (isHttps ? https : http).request(u, requestOptions, onResponse);
   }
 }

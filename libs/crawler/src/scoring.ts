@@ -6,9 +6,9 @@ import type { AuditIssue, GeoCheck, PageFinding, RuleSummaryEntry, Severity } fr
 export const PAGE_PENALTY: Record<Severity, number> = { critical: 20, warning: 6, notice: 1.5 };
 /** Penalty points per site-level issue (not tied to a crawled page); notices cost nothing; capped. */
 export const SITE_PENALTY: Record<Severity, number> = { critical: 10, warning: 3, notice: 0 };
-export const SITE_PENALTY_CAP = 40;
+const SITE_PENALTY_CAP = 40;
 /** At most this many URLs are listed per rule in ruleSummary (count is always complete). */
-export const SUMMARY_URL_LIMIT = 100;
+const SUMMARY_URL_LIMIT = 100;
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const clamp = (n: number) => Math.min(100, Math.max(0, n));
@@ -86,7 +86,7 @@ export function isQuestionHeading(text: string): boolean {
   return t.endsWith('?') || QUESTION.test(t);
 }
 
-export const CONTENT_DEPTH_WORDS = 300;
+const CONTENT_DEPTH_WORDS = 300;
 
 interface GeoInput {
   startUrl: string;

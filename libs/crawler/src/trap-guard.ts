@@ -11,9 +11,9 @@
  *    /calendar/2026-11, /calendar/2026-12-01, /events/2026/11/21 → /calendar/{date}
  *    (endless calendars). Ordinary numeric ids (/product/123) are not date-shaped.
  */
-export type TrapReason = 'url_too_long' | 'repeated_segments' | 'query_variants' | 'date_pattern';
+type TrapReason = 'url_too_long' | 'repeated_segments' | 'query_variants' | 'date_pattern';
 
-export interface TrapVerdict {
+interface TrapVerdict {
   reason: TrapReason;
   pattern: string;
 }

@@ -8,7 +8,7 @@ import { REDIS } from './redis.token';
 export type Dependency = 'postgres' | 'redis';
 
 /** How often a dependency seen down is probed until it answers again. */
-export const DEPENDENCY_PROBE_INTERVAL_MS = 200;
+const DEPENDENCY_PROBE_INTERVAL_MS = 200;
 /** The Retry-After (seconds) of a request refused because a dependency is down. */
 export const DEPENDENCY_RETRY_AFTER_SECONDS = 2;
 

@@ -12,7 +12,7 @@ import { unreachableDependency } from './dependency-health';
 import { Sql } from './sql';
 
 /** Where the standby reads go now. */
-export type StandbyState = 'not_configured' | 'in_use' | 'lagging' | 'down';
+type StandbyState = 'not_configured' | 'in_use' | 'lagging' | 'down';
 
 /** What /health/ready shows of the standby. */
 export interface StandbyStatus {
@@ -22,7 +22,7 @@ export interface StandbyStatus {
 }
 
 /** How often the standby's state and lag are checked (never per request). */
-export const STANDBY_CHECK_INTERVAL_MS = 1000;
+const STANDBY_CHECK_INTERVAL_MS = 1000;
 /** A check that takes longer than this counts as the standby being down. */
 const CHECK_TIMEOUT_MS = 800;
 

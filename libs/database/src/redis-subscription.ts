@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 
-export interface ChannelHandlers {
+interface ChannelHandlers {
   /** The subscription is confirmed: on the first connection and after every reconnection. */
   live(): void;
   /** The subscription is lost (messages may be missed until `live` again). */

@@ -9,7 +9,7 @@ import { ERROR_STATUS, ErrorCode } from '@app/core';
  * test/foundation/openapi-answers.e2e-spec.ts validates real answers of a running instance
  * against the served document, so a shape and its documentation cannot drift apart.
  */
-export const answerSchemas = z.registry<{ id: string; description?: string }>();
+const answerSchemas = z.registry<{ id: string; description?: string }>();
 
 /** Registers `schema` as components.schemas[id] of the public document. */
 export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {

@@ -73,8 +73,8 @@ function presence(options: FieldOptions): PropertyDecorator[] {
 export const INGEST_INT_MAX = 2_000_000_000;
 /** Largest batch one ingestion call accepts (checks, GSC rows, competitors). */
 export const MAX_BATCH = 10_000;
-export const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
-export const DOMAIN_PATTERN =
+const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
+const DOMAIN_PATTERN =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
 
 /** Trims and lower-cases a string; leaves anything else for the type checks to refuse. */

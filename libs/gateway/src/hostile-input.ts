@@ -4,9 +4,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '@app/core';
 
 /** Deepest nesting of objects/arrays a parsed body may have (the deepest DTO needs far less). */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 /** Most values (objects, arrays, scalars) a parsed body may hold. */
-export const MAX_BODY_NODES = 100_000;
+const MAX_BODY_NODES = 100_000;
 
 /**
  * Why the parsed body is refused, or null. Iterative (no recursion), so a hostile body

@@ -10,7 +10,7 @@ const JSON_MEDIA_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.+-]+\+json)$/;
 export const SEND_JSON = 'Send the body as JSON with Content-Type: application/json.';
 
 /** True when the request carries a body (a positive Content-Length, or chunked). */
-export function hasBody(req: Request): boolean {
+function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   if (length !== undefined) return Number(length) > 0;
   return req.headers['transfer-encoding'] !== undefined;

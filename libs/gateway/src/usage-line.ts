@@ -1,4 +1,4 @@
-import { monthStart, plainDate } from '@app/core';
+import { plainDate } from '@app/core';
 import type { AuthContext } from '@app/accounts';
 import type { UsageLine } from '@app/billing';
 import type { CostGroupName } from './decorators';
@@ -40,9 +40,6 @@ export function usageLine(
     group,
   };
 }
-
-/** The month (its first day) a call is counted in: the meter's period. */
-export const meterMonth = (now: Date): string => plainDate(monthStart(now));
 
 /**
  * Whether a count of `used` calls of `limit` reaches at least one of the thresholds (percent).

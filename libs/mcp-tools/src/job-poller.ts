@@ -15,7 +15,7 @@ export const sleep: Sleep = (ms, signal) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
-export interface PollOptions {
+interface PollOptions {
   /**
    * Pause before asking again when the API answered a long-poll early without a final state
    * (its waiting limits were reached, or it was shutting down). Not used otherwise.
@@ -44,7 +44,7 @@ export interface PollOutcome {
 
 const TERMINAL = new Set(['complete', 'failed']);
 /** The API's largest `wait`. */
-export const MAX_LONG_POLL_SECONDS = 60;
+const MAX_LONG_POLL_SECONDS = 60;
 
 /**
  * Waits for a job with long-polls: GET /jobs/:id?wait=N, N = the wait budget left (at most

@@ -10,7 +10,7 @@ import { registerYourDataTools } from './tools/your-data-tools';
 export const SERVER_NAME = 'seo-api';
 export const SERVER_VERSION = '0.2.0';
 
-export const INSTRUCTIONS =
+const INSTRUCTIONS =
   'Search-marketing data of one account of the SEO data API. Every tool call is one metered API call. ' +
   'Research tools (get_backlinks, keyword_research, start_site_audit, run_site_audit) fetch fresh data and draw ' +
   'feature quota or credits; your-data tools (list_rank_keywords, get_rank_history, list_gsc_properties, query_gsc, ' +
@@ -19,7 +19,7 @@ export const INSTRUCTIONS =
   'code (e.g. RATE_LIMITED with meta.retry_after, QUOTA_EXCEEDED) in structuredContent.error. Tools with long lists ' +
   '(get_backlinks, keyword_research, query_gsc, list_rank_keywords) accept `fields` to keep only some members of each row.';
 
-export interface ToolServerOptions {
+interface ToolServerOptions {
   /**
    * run_site_audit's pause after a long-poll the API answered early without a final state
    * (its waiting limits), in milliseconds.

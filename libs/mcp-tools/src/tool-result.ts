@@ -23,13 +23,13 @@ const HINTS: Record<string, string> = {
   TIMEOUT: 'No answer in time; the call may have been counted.',
 };
 
-export interface SuccessPayload {
+interface SuccessPayload {
   data: unknown;
   meta: Record<string, unknown>;
   [key: string]: unknown;
 }
 
-export interface ErrorPayload {
+interface ErrorPayload {
   error: {
     code: string;
     message: string;
@@ -54,7 +54,7 @@ export function successResult(
   return { content, structuredContent: payload };
 }
 
-export function errorPayload(failure: ApiFailure): ErrorPayload {
+function errorPayload(failure: ApiFailure): ErrorPayload {
   return {
     error: {
       code: failure.code,
@@ -67,7 +67,7 @@ export function errorPayload(failure: ApiFailure): ErrorPayload {
 }
 
 /** One line an assistant can act on: code, status, message, the meta that matters, a hint. */
-export function describeFailure(failure: ApiFailure): string {
+function describeFailure(failure: ApiFailure): string {
   const status =
     failure.status !== null
       ? `HTTP ${failure.status}`

@@ -11,7 +11,7 @@ import { OAuthClientRow, OAuthClientsRepository } from './oauth-clients.reposito
 import { REDIRECT_URI_RULE, isAcceptableRedirectUri } from './redirect-uris';
 
 /** A cached metadata document is fetched again after this long. */
-export const CLIENT_DOCUMENT_CACHE_SECONDS = 3600;
+const CLIENT_DOCUMENT_CACHE_SECONDS = 3600;
 const MAX_CLIENT_ID_LENGTH = 2000;
 const MAX_NAME_LENGTH = 100;
 const MAX_REDIRECT_URIS = 10;

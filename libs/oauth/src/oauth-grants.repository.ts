@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PlanName, Sql } from '@app/database';
 
-export interface GrantRow {
+interface GrantRow {
   id: number;
   user_id: number;
   account_id: number;
@@ -13,7 +13,7 @@ export interface GrantRow {
   revoked_at: Date | null;
 }
 
-export interface CodeRow {
+interface CodeRow {
   id: number;
   grant_id: number;
   code_challenge: string;
@@ -25,7 +25,7 @@ export interface CodeRow {
   scopes: string[];
 }
 
-export interface TokenRow {
+interface TokenRow {
   id: number;
   grant_id: number;
   kind: 'access' | 'refresh';
@@ -41,7 +41,7 @@ export interface TokenRow {
 }
 
 /** What an access-token check needs: the token, its grant, client and the CURRENT account plan. */
-export interface AccessRow {
+interface AccessRow {
   grant_id: number;
   account_id: number;
   expires_at: Date;

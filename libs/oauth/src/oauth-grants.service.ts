@@ -30,7 +30,7 @@ export interface ConnectionView {
 }
 
 /** The caller behind a valid access token. */
-export interface OAuthCaller {
+interface OAuthCaller {
   auth: AuthContext;
   grantId: number;
   clientId: string;
@@ -38,7 +38,7 @@ export interface OAuthCaller {
 }
 
 /** Marker for `AuthContext.keyId` of calls made with an OAuth token (no API key behind them). */
-export const OAUTH_KEY_ID = 0;
+const OAUTH_KEY_ID = 0;
 
 /**
  * Grants and their codes and tokens: issuing a code on approval, the code and refresh

@@ -1,7 +1,7 @@
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Longest redirect URI accepted (characters). */
-export const MAX_REDIRECT_URI_LENGTH = 512;
+const MAX_REDIRECT_URI_LENGTH = 512;
 
 /** What `isAcceptableRedirectUri` asks, as the error description of a refusal. */
 export const REDIRECT_URI_RULE = `redirect_uris must be https, or http on a loopback host (localhost, 127.0.0.1, [::1]), at most ${MAX_REDIRECT_URI_LENGTH} characters, without fragment or user info.`;

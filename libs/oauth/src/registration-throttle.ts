@@ -29,7 +29,7 @@ type ThrottleRedis = Redis & {
 };
 
 /** Why a registration was refused, and how long until the hour ends. */
-export interface RegistrationRefusal {
+interface RegistrationRefusal {
   scope: 'address' | 'overall';
   retryAfterSeconds: number;
 }
@@ -80,7 +80,7 @@ export class RegistrationThrottle {
  * The unit a registration limit counts: an IPv4 address (also when written IPv4-mapped,
  * `::ffff:a.b.c.d`), or the /64 network of an IPv6 address.
  */
-export function registrationAddress(ip: string): string {
+function registrationAddress(ip: string): string {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     parsed = ipaddr.parse(ip);

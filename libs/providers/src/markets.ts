@@ -16,7 +16,7 @@ export const SUPPORTED_LANGUAGES = [
   'ja',
   'zh',
 ] as const;
-export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
+type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 
 export interface Market {
   location_code: number;
@@ -138,14 +138,14 @@ export const MARKETS: readonly Market[] = [
 const BY_CODE = new Map(MARKETS.map((m) => [m.location_code, m]));
 
 export const DEFAULT_LOCATION_CODE = 2840;
-export const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
+const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
 
 export function findMarket(locationCode: number): Market | undefined {
   return BY_CODE.get(locationCode);
 }
 
 /** Our code of an upstream language code: zh-TW / zh-CN count as zh; null when not one of ours. */
-export function ourLanguage(upstream: string): SupportedLanguage | null {
+function ourLanguage(upstream: string): SupportedLanguage | null {
   const base = upstream.toLowerCase().split('-')[0];
   return (SUPPORTED_LANGUAGES as readonly string[]).includes(base)
     ? (base as SupportedLanguage)
@@ -162,11 +162,11 @@ export function requestLanguage(value: string | undefined | null): SupportedLang
 }
 
 /** The language a location record shows: the market's primary language when it is one of ours, else en. */
-export function marketLanguage(m: Market): SupportedLanguage {
+function marketLanguage(m: Market): SupportedLanguage {
   return ourLanguage(m.languages[0]) ?? DEFAULT_LANGUAGE;
 }
 
-export interface AppliedLanguage {
+interface AppliedLanguage {
   /** What data.language_code echoes. */
   code: string;
   /** What is sent upstream. */

@@ -2,7 +2,7 @@
  * The outside data provider port. Adapters (dataforseo, sandbox) return our spec shapes;
  * nothing upstream-specific leaks past this file's types.
  */
-export type ProviderName = 'dataforseo' | 'sandbox';
+type ProviderName = 'dataforseo' | 'sandbox';
 
 export interface BacklinkQuery {
   /** Normalized registrable-looking host: lower case, no scheme, no www., no path. */

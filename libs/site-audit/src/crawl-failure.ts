@@ -7,7 +7,7 @@ import type { JobError } from '@app/database';
  */
 
 /** What the processor does with an error of one attempt. */
-export type FailureDecision =
+type FailureDecision =
   /** The row is no longer running (swept or ended elsewhere): stop quietly. */
   | { kind: 'gone' }
   /** The worker is shutting down: put the job back in the queue without using an attempt. */
@@ -19,7 +19,7 @@ export type FailureDecision =
   /** Our side and the last attempt: fail the row and refund the crawl count and its pages. */
   | { kind: 'internal'; error: JobError };
 
-export interface FailureContext {
+interface FailureContext {
   /** A progress write found the row no longer running. */
   gone: boolean;
   /** The worker is closing (SIGTERM). */

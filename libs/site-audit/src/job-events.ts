@@ -7,7 +7,7 @@ import { isJobId } from './ids';
 const PUBLISH_TIMEOUT_MS = 1_000;
 
 /** The pub/sub channel of terminal job transitions: `<REDIS_PREFIX>:jobs:terminal`. */
-export const jobEventsChannel = (keys: RedisKeys): string => keys.of('jobs', 'terminal');
+const jobEventsChannel = (keys: RedisKeys): string => keys.of('jobs', 'terminal');
 
 /**
  * Tells every API instance that a job reached a terminal state (complete or failed).
@@ -55,8 +55,8 @@ export interface JobEventsMark {
 }
 
 /** Why a watcher is called: its job's event arrived, or events may have been missed. */
-export type JobEventReason = 'event' | 'resync';
-export type JobEventListener = (reason: JobEventReason) => void;
+type JobEventReason = 'event' | 'resync';
+type JobEventListener = (reason: JobEventReason) => void;
 
 /**
  * jobId → listeners, the in-process half of the subscriber (no Redis; unit-tested alone).

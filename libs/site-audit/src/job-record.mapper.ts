@@ -25,7 +25,7 @@ export interface JobRecord {
 }
 
 /** The public URL of an audit's HTML report. */
-export function reportUrl(publicBaseUrl: string, auditId: string): string {
+function reportUrl(publicBaseUrl: string, auditId: string): string {
   return `${publicBaseUrl}/reports/audits/${auditId}`;
 }
 

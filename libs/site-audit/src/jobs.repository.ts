@@ -3,7 +3,7 @@ import { FindOptionsWhere, In, LessThan } from 'typeorm';
 import { JobEntity, JobError, Sql, SqlScope, SqlTx } from '@app/database';
 
 /** A queued job as the start-audit path inserts it. */
-export type NewJob = Pick<
+type NewJob = Pick<
   JobEntity,
   | 'id'
   | 'accountId'
@@ -17,7 +17,7 @@ export type NewJob = Pick<
   Partial<Pick<JobEntity, 'webhookUrl'>>;
 
 /** What settling a failed job needs from its row. */
-export interface FailedJob {
+interface FailedJob {
   accountId: number;
   quotaPeriodStart: string | null;
   createdAt: Date;

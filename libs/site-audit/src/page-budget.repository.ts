@@ -3,7 +3,7 @@ import { MoreThan } from 'typeorm';
 import { SiteAuditPageBudgetEntity, Sql, SqlScope } from '@app/database';
 
 /** A ledger row inside the rolling window, as the reset-time rule reads it. */
-export type BudgetWindowRow = Pick<SiteAuditPageBudgetEntity, 'createdAt' | 'pages'>;
+type BudgetWindowRow = Pick<SiteAuditPageBudgetEntity, 'createdAt' | 'pages'>;
 
 /**
  * The rolling page-budget ledger (`site_audit_page_budget`, one row per site-audit job) and

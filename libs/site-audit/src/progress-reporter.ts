@@ -1,5 +1,5 @@
 /** Progress while running stays below 100; only completion reports 100. */
-export const MAX_RUNNING_PROGRESS = 99;
+const MAX_RUNNING_PROGRESS = 99;
 
 /** Percent of planned pages done, 0-99 while running. */
 export function progressPercent(pagesDone: number, pagesPlanned: number): number {
@@ -8,7 +8,7 @@ export function progressPercent(pagesDone: number, pagesPlanned: number): number
   return Math.max(0, Math.min(MAX_RUNNING_PROGRESS, pct));
 }
 
-export interface ProgressReporterOptions {
+interface ProgressReporterOptions {
   /** Writes the progress; resolves false when the job is no longer running. */
   write: (percent: number) => Promise<boolean>;
   /** Called once when a write finds the job no longer running. */

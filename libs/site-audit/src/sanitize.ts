@@ -3,7 +3,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const NUL = /\u0000/g;
 
 /** Longest string stored from a crawled site (titles, descriptions, URLs, details). */
-export const MAX_STORED_STRING = 4096;
+const MAX_STORED_STRING = 4096;
 
 /**
  * Text from crawled sites goes into PostgreSQL text and jsonb, which refuse NUL characters

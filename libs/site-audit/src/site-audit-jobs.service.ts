@@ -50,7 +50,7 @@ export type CreateResult =
     };
 
 /** How a failed site audit settles its quota. */
-export interface FailureSettlement {
+interface FailureSettlement {
   /** Our fault (internal error, deadline, lost job): give the crawl count and all pages back. */
   refund: boolean;
   /** Pages actually fetched before the failure (kept on the budget when not refunded). */

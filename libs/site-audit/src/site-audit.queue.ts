@@ -9,7 +9,7 @@ import { redisConnectionOptions } from '@app/database';
  * everything else is read from the job row in PostgreSQL.
  */
 export const SITE_AUDIT_QUEUE = 'site-audit';
-export const SITE_AUDIT_JOB = 'crawl';
+const SITE_AUDIT_JOB = 'crawl';
 
 /** The endpoint name stored on job rows and shown as `endpoint` in the job record. */
 export const SITE_AUDIT_ENDPOINT = 'site-audit';
@@ -21,7 +21,7 @@ export interface SiteAuditJobPayload {
 }
 
 /** Attempts of one site-audit job: a transient failure (not the site's fault) is retried. */
-export const SITE_AUDIT_ATTEMPTS = 3;
+const SITE_AUDIT_ATTEMPTS = 3;
 
 /** Retries and backoff are configured here and nowhere else. */
 export const SITE_AUDIT_JOB_OPTIONS: DefaultJobOptions = {

@@ -11,22 +11,22 @@ import {
 } from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, unreachableDependency } from '@app/database';
-import { FeatureQuotaService } from '@app/billing';
+import { FeatureQuotaService, QuotaReservation } from '@app/billing';
 import { assertPublicHost, isCrawlError } from '@app/crawler';
 import { ENQUEUE_FAILED } from './crawl-failure';
 import { newJobId } from './ids';
-import { CreateResult, SiteAuditJobsService } from './site-audit-jobs.service';
+import { CreateResult, NewSiteAuditJob, SiteAuditJobsService } from './site-audit-jobs.service';
 import { SiteAuditQueue } from './site-audit.queue';
 import { assertWebhookTarget } from './webhooks/webhook-url';
 
-export const DEFAULT_DEPTH = 3;
-export const DEFAULT_MAX_PAGES = 100;
+const DEFAULT_DEPTH = 3;
+const DEFAULT_MAX_PAGES = 100;
 /** Longest wait for the host lookup before giving up. */
 const HOST_CHECK_TIMEOUT_MS = 5000;
 const HOST_LOOKUP_TIMED_OUT = `host lookup timed out after ${HOST_CHECK_TIMEOUT_MS} ms`;
 
 /** What POST /site-audit asks for (validated at the HTTP edge). */
-export interface StartAuditRequest {
+interface StartAuditRequest {
   url: string;
   depth?: number;
   max_pages?: number;
@@ -34,7 +34,7 @@ export interface StartAuditRequest {
   webhook_url?: string | null;
 }
 
-export interface AcceptedAudit {
+interface AcceptedAudit {
   jobId: string;
   maxPages: number;
 }
@@ -67,78 +67,64 @@ export class SiteAuditService {
     if (webhookUrl !== null) await this.assertWebhookTarget(webhookUrl);
 
     const now = this.clock.now();
-    const crawl = await this.quotas.reserve(
-      auth.accountId,
-      'site_audit_crawls',
-      auth.limits.site_audit_crawls_per_month,
-      now,
-    );
-    if (!crawl) {
-      const resetsAt = plainDate(nextMonthStart(now));
-      throw new ApiError(
-        'QUOTA_EXCEEDED',
-        `Monthly site-audit crawl limit of ${auth.limits.site_audit_crawls_per_month} reached. It resets on ${resetsAt}.`,
-        {
-          meta: {
-            quota: 'site_audit_crawls_per_month',
-            limit: auth.limits.site_audit_crawls_per_month,
-            resets_at: resetsAt,
-          },
-        },
-      );
-    }
-
+    const crawl = await this.reserveCrawl(auth, now);
     const jobId = newJobId();
+    const maxPages = await this.insertQueuedJob(crawl, {
+      jobId,
+      accountId: auth.accountId,
+      url: url.href,
+      depth: body.depth ?? DEFAULT_DEPTH,
+      requestedPages: body.max_pages ?? DEFAULT_MAX_PAGES,
+      pagesPerCrawl: auth.limits.site_audit_pages_per_crawl,
+      rollingBudget: auth.limits.site_audit_rolling_page_budget,
+      quotaPeriodStart: crawl.periodStart,
+      requestId,
+      now,
+      deadlineAt: new Date(now.getTime() + this.config.audit.jobDeadlineSeconds * 1000),
+      webhookUrl,
+    });
+    await this.enqueue(jobId, auth.accountId);
+    return { jobId, maxPages };
+  }
+
+  /** Reserves one crawl of the monthly count; 429 QUOTA_EXCEEDED when it is used up. */
+  private async reserveCrawl(auth: AuthContext, now: Date): Promise<QuotaReservation> {
+    const limit = auth.limits.site_audit_crawls_per_month;
+    const crawl = await this.quotas.reserve(auth.accountId, 'site_audit_crawls', limit, now);
+    if (crawl) return crawl;
+    const resetsAt = plainDate(nextMonthStart(now));
+    throw new ApiError(
+      'QUOTA_EXCEEDED',
+      `Monthly site-audit crawl limit of ${limit} reached. It resets on ${resetsAt}.`,
+      { meta: { quota: 'site_audit_crawls_per_month', limit, resets_at: resetsAt } },
+    );
+  }
+
+  /**
+   * Inserts the queued job row, taking its pages from the budgets; the pages it may crawl.
+   * On any failure the crawl reservation is given back.
+   */
+  private async insertQueuedJob(crawl: QuotaReservation, job: NewSiteAuditJob): Promise<number> {
     let created: CreateResult;
     try {
-      created = await this.jobs.createQueued({
-        jobId,
-        accountId: auth.accountId,
-        url: url.href,
-        depth: body.depth ?? DEFAULT_DEPTH,
-        requestedPages: body.max_pages ?? DEFAULT_MAX_PAGES,
-        pagesPerCrawl: auth.limits.site_audit_pages_per_crawl,
-        rollingBudget: auth.limits.site_audit_rolling_page_budget,
-        quotaPeriodStart: crawl.periodStart,
-        requestId,
-        now,
-        deadlineAt: new Date(now.getTime() + this.config.audit.jobDeadlineSeconds * 1000),
-        webhookUrl,
-      });
+      created = await this.jobs.createQueued(job);
     } catch (err) {
       await this.quotas.release(crawl);
       throw err;
     }
-    if (!created.ok) {
-      await this.quotas.release(crawl);
-      if (created.quota === 'site_audit_pages_per_crawl') {
-        throw new ApiError(
-          'QUOTA_EXCEEDED',
-          'This account may not crawl any pages (per-crawl page limit is 0).',
-          {
-            meta: { quota: 'site_audit_pages_per_crawl', limit: created.limit },
-          },
-        );
-      }
-      const resetsAt = created.resetsAt ? recordTimestamp(created.resetsAt) : null;
-      throw new ApiError(
-        'QUOTA_EXCEEDED',
-        `Rolling 30-day site-audit page budget of ${created.limit} pages is used up` +
-          (resetsAt ? `; pages become available again from ${resetsAt} UTC.` : '.'),
-        {
-          meta: {
-            quota: 'site_audit_rolling_page_budget',
-            limit: created.limit,
-            used: created.used,
-            ...(resetsAt ? { resets_at: resetsAt } : {}),
-          },
-        },
-      );
-    }
+    if (created.ok) return created.maxPages;
+    await this.quotas.release(crawl);
+    throw pageQuotaExceeded(created);
+  }
 
+  /**
+   * Enqueues the job, bounded like any Redis command. On failure the job row is failed with a
+   * refund (a late enqueue then finds it failed and is skipped) and 500 SERVER_ERROR is thrown.
+   */
+  private async enqueue(jobId: string, accountId: number): Promise<void> {
     try {
       await withTimeout(
-        this.queue.enqueue({ jobId, accountId: auth.accountId }),
+        this.queue.enqueue({ jobId, accountId }),
         // The queue's connection waits for Redis (BullMQ needs that for its workers): the
         // request does not, beyond the bound of any other Redis command.
         this.config.redisCommandTimeoutMs,
@@ -166,7 +152,6 @@ export class SiteAuditService {
         },
       );
     }
-    return { jobId, maxPages: created.maxPages };
   }
 
   /**
@@ -202,4 +187,31 @@ export class SiteAuditService {
       throw err;
     }
   }
+}
+
+/** 429 QUOTA_EXCEEDED for a job refused on pages: none allowed per crawl, or the rolling budget used up. */
+function pageQuotaExceeded(refused: Extract<CreateResult, { ok: false }>): ApiError {
+  if (refused.quota === 'site_audit_pages_per_crawl') {
+    return new ApiError(
+      'QUOTA_EXCEEDED',
+      'This account may not crawl any pages (per-crawl page limit is 0).',
+      {
+        meta: { quota: 'site_audit_pages_per_crawl', limit: refused.limit },
+      },
+    );
+  }
+  const resetsAt = refused.resetsAt ? recordTimestamp(refused.resetsAt) : null;
+  return new ApiError(
+    'QUOTA_EXCEEDED',
+    `Rolling 30-day site-audit page budget of ${refused.limit} pages is used up` +
+      (resetsAt ? `; pages become available again from ${resetsAt} UTC.` : '.'),
+    {
+      meta: {
+        quota: 'site_audit_rolling_page_budget',
+        limit: refused.limit,
+        used: refused.used,
+        ...(resetsAt ? { resets_at: resetsAt } : {}),
+      },
+    },
+  );
 }

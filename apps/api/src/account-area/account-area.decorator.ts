@@ -4,7 +4,7 @@ import { Public } from '@app/gateway';
 import { SameOriginGuard } from './same-origin.guard';
 import { SessionGuard } from './session.guard';
 
-export const ACCOUNT_API_PREFIX = 'account/v1';
+const ACCOUNT_API_PREFIX = 'account/v1';
 
 /**
  * A controller of the account area: outside the API-key pipeline (@Public: not metered,

@@ -10,7 +10,6 @@ import { AccountUsageController } from './account-usage.controller';
 import { AccountConnectionsController } from './account-connections.controller';
 import { AccountPagesController } from './account-pages.controller';
 import { AccountSignInController } from './account-sign-in.controller';
-import { AccountWebhooksController } from './account-webhooks.controller';
 import { SameOriginGuard } from './same-origin.guard';
 import { SessionGuard } from './session.guard';
 
@@ -27,7 +26,6 @@ import { SessionGuard } from './session.guard';
     AccountKeysController,
     AccountUsageController,
     AccountConnectionsController,
-    AccountWebhooksController,
     AccountSignInController,
     AccountPagesController,
   ],

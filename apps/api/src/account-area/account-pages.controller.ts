@@ -17,7 +17,7 @@ import {
 import { clearSessionCookie, isSecureBase, readSessionToken } from './session-cookie';
 import { CSRF_FIELD, sessionCsrfToken, tokensMatch } from '../pages/csrf';
 import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
-import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-http';
+import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';
 
 /** The days of the console's usage chart. */
 const CONSOLE_CHART_DAYS = 30;

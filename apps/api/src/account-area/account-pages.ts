@@ -84,7 +84,7 @@ export interface SignInView {
 }
 
 /** The model of views/sign-in.hbs. */
-export interface SignInPage extends SignInView {
+interface SignInPage extends SignInView {
   title: string;
   heading: string;
   email: string;
@@ -104,7 +104,7 @@ export function signInPage(view: SignInView): SignInPage {
 // ---------------------------------------------------------------------------------------
 // Console
 
-export interface ConsoleKey {
+interface ConsoleKey {
   id: number;
   label: string;
   prefix: string;
@@ -119,7 +119,7 @@ export interface ConsoleQuota {
   limit: number;
 }
 
-export interface ConsoleView {
+interface ConsoleView {
   csrfToken: string;
   email: string;
   accountName: string;
@@ -146,10 +146,10 @@ export interface ConsoleView {
 }
 
 /** How many endpoints the console lists. */
-export const TOP_ENDPOINTS = 5;
+const TOP_ENDPOINTS = 5;
 
 /** The model of views/console.hbs: every figure and date already written out. */
-export interface ConsolePage {
+interface ConsolePage {
   title: string;
   scripts: string[];
   csrfToken: string;

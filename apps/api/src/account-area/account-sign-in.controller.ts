@@ -7,7 +7,7 @@ import { Public } from '@app/gateway';
 import { OAuthClientsService } from '@app/oauth';
 import { authorizationClientId, connectingApp } from '../oauth/oauth-pages';
 import { CSRF_FIELD, newCsrfToken, tokensMatch } from '../pages/csrf';
-import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-http';
+import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';
 import {
   CONSOLE_PATH,
   ConnectingApp,

@@ -8,7 +8,7 @@ const STATE_CHANGING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const GUARDED_PATH = /^\/(account|oauth)(\/|$)/i;
 
 /** True for /account, /account/..., /oauth and /oauth/... (not /accounts or /api/v1/...). */
-export function isSessionArea(path: string): boolean {
+function isSessionArea(path: string): boolean {
   return GUARDED_PATH.test(path);
 }
 

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Public } from '@app/gateway';
 import { AdminGuard } from './admin.guard';
 
-export const ADMIN_PREFIX = 'admin/v1';
+const ADMIN_PREFIX = 'admin/v1';
 
 /**
  * An admin controller: under /admin/v1, outside the customer-key pipeline (not metered,

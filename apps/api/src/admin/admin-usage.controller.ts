@@ -5,7 +5,7 @@ import { UsageHistory, UsageHistoryService } from '@app/billing';
 import { ParseIdPipe } from '@app/gateway';
 import { UsageHistoryQueryDto } from '../usage/usage.dto';
 import { AdminController } from './admin-route.decorator';
-import { found } from './admin-answers';
+import { found } from './admin-http-status';
 
 /** An account's usage history (docs/usage-history.md), as the account sees it. */
 @AdminController()

@@ -3,7 +3,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import { AccountsService, UsersService } from '@app/accounts';
 import { ParseIdPipe } from '@app/gateway';
 import { AdminController } from './admin-route.decorator';
-import { found } from './admin-answers';
+import { found } from './admin-http-status';
 import { newUserView, userView } from './admin-users.mapper';
 import { CreateUserDto } from './dto/user.dto';
 

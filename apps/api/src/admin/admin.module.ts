@@ -6,18 +6,12 @@ import { OAuthModule } from '../oauth/oauth.module';
 import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminGuard } from './admin.guard';
 import { AdminUsersController } from './admin-users.controller';
-import { AdminWebhooksController } from './admin-webhooks.controller';
 import { AdminUsageController } from './admin-usage.controller';
 
 /** Internal operations under /admin/v1 (see docs/admin-api.md in shared docs). */
 @Module({
   imports: [AccountsModule, BillingModule, SiteAuditModule, OAuthModule],
-  controllers: [
-    AdminAccountsController,
-    AdminUsersController,
-    AdminWebhooksController,
-    AdminUsageController,
-  ],
+  controllers: [AdminAccountsController, AdminUsersController, AdminUsageController],
   providers: [AdminGuard],
   exports: [AdminGuard],
 })

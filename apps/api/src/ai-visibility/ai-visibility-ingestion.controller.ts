@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Clock } from '@app/core';
 import { ParseIdPipe } from '@app/gateway';
 import { AdminController } from '../admin/admin-route.decorator';
-import { upsertAnswer } from '../admin/admin-answers';
+import { upsertAnswer } from '../admin/admin-http-status';
 import { CreateAiProjectDto, ScanDto } from './ai-visibility-ingestion.dto';
 import { AiVisibilityRepository } from './ai-visibility.repository';
 import { AiVisibilityService } from './ai-visibility.service';

@@ -3,7 +3,7 @@ import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { QueryInt, Required, Rules, Trim } from '@app/gateway';
 
 /** Highest page accepted (upstream offsets stop at 20 000 anyway). */
-export const MAX_PAGE = 1000;
+const MAX_PAGE = 1000;
 /** Upstream's largest offset; (page - 1) * limit beyond it is refused. */
 export const MAX_OFFSET = 20_000;
 

@@ -90,7 +90,7 @@ const BacklinkSchema = named(
 );
 
 /** data of GET /api/v1/backlinks (spec "Backlink profile"). */
-export const BacklinkProfileSchema = named(
+const BacklinkProfileSchema = named(
   'BacklinkProfile',
   z.object({
     domain: z

@@ -12,7 +12,7 @@ export function needsCredit(page: number, limit: number): boolean {
   return page > 1 || limit > 100;
 }
 
-export const BACKLINK_CREDIT_COST = 1;
+const BACKLINK_CREDIT_COST = 1;
 
 @Injectable()
 export class BacklinksService {

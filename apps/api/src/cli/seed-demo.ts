@@ -8,10 +8,10 @@ import { CreditsService } from '@app/billing';
 import { SeedModule } from './seed.module';
 import { seedDemoData } from './demo-data';
 
-export const DEMO_ACCOUNT_NAME = 'Demo (Pro)';
-export const DEMO_USER_EMAIL = 'demo@example.com';
+const DEMO_ACCOUNT_NAME = 'Demo (Pro)';
+const DEMO_USER_EMAIL = 'demo@example.com';
 
-export interface DemoSeedResult {
+interface DemoSeedResult {
   accountId: number;
   key: string;
   user: { email: string; password: string };
@@ -37,7 +37,7 @@ async function seedDemoUser(
 }
 
 /** The label of the key `npm start` prints (with its creation time after it). */
-export const DEMO_KEY_LABEL_PREFIX = 'demo ';
+const DEMO_KEY_LABEL_PREFIX = 'demo ';
 
 /**
  * Creates (or reuses) the demo Pro account and issues a new key for it (keys are stored

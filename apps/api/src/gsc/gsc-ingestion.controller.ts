@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Clock } from '@app/core';
 import { ParseIdPipe } from '@app/gateway';
 import { AdminController } from '../admin/admin-route.decorator';
-import { found, upsertAnswer } from '../admin/admin-answers';
+import { found, upsertAnswer } from '../admin/admin-http-status';
 import { CreateGscPropertyDto, GscRowsDto } from './gsc-ingestion.dto';
 import { GscIngestionRepository } from './gsc-ingestion.repository';
 import { propertyAdminView } from './gsc.mapper';

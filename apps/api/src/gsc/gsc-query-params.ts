@@ -10,7 +10,7 @@ import {
 } from '@app/core';
 
 /** Days before today that the period starts by default. */
-export const DEFAULT_PERIOD_DAYS = 28;
+const DEFAULT_PERIOD_DAYS = 28;
 
 export interface GscQueryPlan {
   dim: GscDimension;
@@ -68,7 +68,7 @@ export function resolveGscQuery(
 }
 
 /** How a period is read from the rollups: whole calendar months plus up to two partial edges. */
-export interface PeriodSplit {
+interface PeriodSplit {
   /** First and last month start (YYYY-MM-01) read from the monthly rollups, or null. */
   months: [string, string] | null;
   /** Day ranges read from the daily rollups (0-2 ranges, inclusive). */

@@ -24,7 +24,7 @@ export function propertyAdminView(p: GscPropertyRow) {
   return { id: property_id, ...fields };
 }
 
-export interface GscMetrics {
+interface GscMetrics {
   clicks: number;
   impressions: number;
   /** clicks / impressions in percent (2 decimals); null without impressions. */

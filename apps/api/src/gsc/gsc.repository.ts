@@ -11,7 +11,7 @@ export interface GscGroupRow {
   position_weighted: number;
 }
 
-export interface GscAggregate {
+interface GscAggregate {
   total_rows: number;
   totals: { clicks: string; impressions: string; position_weighted: number } | null;
   rows: GscGroupRow[];

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Public } from '@app/gateway';
 import { Readiness } from '../health/readiness';
 import { PageAssets } from '../pages/page-assets';
-import { pageHeaders, renderPage } from '../pages/page-http';
+import { pageHeaders, renderPage } from '../pages/page-response';
 import { HOME_PAGE, homePage } from './home.view';
 
 /**

@@ -3,7 +3,7 @@ import type { DependencyChecks } from '../health/readiness';
 export const HOME_PAGE = 'home/views/home';
 
 /** The model of home/views/home.hbs: where to go, and whether the service is up. */
-export interface HomePage {
+interface HomePage {
   title: string;
   ready: boolean;
   checks: Array<{ name: string; ok: boolean }>;

@@ -70,7 +70,7 @@ const RelatedKeywordSchema = named(
 );
 
 /** data of POST /api/v1/keyword-research. */
-export const KeywordResearchSchema = named(
+const KeywordResearchSchema = named(
   'KeywordResearch',
   z.object({
     keyword: z.string().meta({ description: 'The keyword as looked up (trimmed, lower case)' }),
@@ -92,7 +92,7 @@ export const KeywordResearchAnswerSchema = successEnvelope(
 );
 
 /** data of GET /api/v1/keyword-research/locations. */
-export const LocationsSchema = named(
+const LocationsSchema = named(
   'Locations',
   z.object({
     locations: z.array(

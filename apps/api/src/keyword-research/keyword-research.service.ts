@@ -32,7 +32,7 @@ export interface KeywordResearchData {
   related_keywords: RelatedKeywordRow[];
 }
 
-export const DEFAULT_RELATED_LIMIT = 10;
+const DEFAULT_RELATED_LIMIT = 10;
 
 @Injectable()
 export class KeywordResearchService {

@@ -8,7 +8,7 @@ export const CLIENT_CLOSED_REQUEST = 499;
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface InternalRequest {
+interface InternalRequest {
   method: 'GET' | 'POST';
   /** Path and query, e.g. /api/v1/backlinks?domain=example.com */
   url: string;
@@ -23,7 +23,7 @@ export interface InternalRequest {
   signal?: AbortSignal;
 }
 
-export interface InternalAnswer {
+interface InternalAnswer {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
   text: string;

@@ -2,7 +2,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_SCOPES } from './mcp-scopes';
+import { MCP_SCOPES } from '../oauth/oauth-scopes';
 
 /**
  * Protocol revisions /mcp accepts in MCP-Protocol-Version: what the SDK serves plus
@@ -10,7 +10,7 @@ import { MCP_SCOPES } from './mcp-scopes';
  * transport as its latest revision (the tools and messages used here are the same); see
  * docs/mcp.md.
  */
-export const NEWER_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+const NEWER_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 export const ACCEPTED_PROTOCOL_VERSIONS: readonly string[] = [
   ...NEWER_PROTOCOL_VERSIONS,
   ...SUPPORTED_PROTOCOL_VERSIONS,
@@ -50,7 +50,7 @@ export function isAllowedOrigin(origin: string | undefined, publicBaseUrl: strin
 }
 
 /** The resource metadata URL of BASE/mcp (RFC 9728), served by the OAuth part. */
-export const resourceMetadataUrl = (publicBaseUrl: string) =>
+const resourceMetadataUrl = (publicBaseUrl: string) =>
   `${publicBaseUrl.replace(/\/+$/, '')}/.well-known/oauth-protected-resource/mcp`;
 
 /**

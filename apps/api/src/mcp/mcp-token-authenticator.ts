@@ -9,8 +9,8 @@ export interface McpCaller {
 
 /**
  * Resolves a bearer on /mcp that is not an API key (an OAuth access token). McpModule binds
- * it to the OAuth part's OAuthTokenAuthenticator (`{ provide: McpTokenAuthenticator,
- * useClass: ... }`), which accepts access tokens issued for BASE/mcp.
+ * it to OAuthTokenAuthenticator (oauth-token-authenticator.ts, beside this file), which
+ * accepts access tokens issued for BASE/mcp.
  */
 export abstract class McpTokenAuthenticator {
   abstract authenticate(token: string): Promise<McpCaller | null>;

@@ -14,7 +14,7 @@ import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { SIGN_IN_PATH } from '../account-area/account-pages';
 import { CSRF_FIELD, sessionCsrfToken, tokensMatch } from '../pages/csrf';
 import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
-import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-http';
+import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';
 import { McpOAuthProvider } from './oauth-provider';
 import { AUTHORIZE_ERROR_PAGE, ConsentRequest, authorizeErrorPage } from './oauth-pages';
 import { authorizationRedirect, runSdkRouter } from './oauth-http';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { PAGE_CSP } from '../pages/page-http';
+import { PAGE_CSP } from '../pages/page-response';
 
 /**
  * The consent page's Content-Security-Policy: the account pages' strict policy, with the
@@ -39,7 +39,7 @@ interface SchemaIssue {
  * becomes one sentence about the first failed parameter ("grant_type is required.",
  * "code_challenge_method must be S256."); any other description is kept.
  */
-export function readableDescription(description: unknown): unknown {
+function readableDescription(description: unknown): unknown {
   if (typeof description !== 'string' || !description.trimStart().startsWith('[')) {
     return description;
   }

@@ -8,9 +8,7 @@ import { ConnectingApp, planTitle } from '../account-area/account-pages';
  */
 
 /** The authorization endpoint: the sign-in form returns to it when the person was signed out. */
-export const AUTHORIZE_PATH = '/oauth/authorize';
-/** Where the consent form posts. */
-export const CONSENT_PATH = '/oauth/authorize/decision';
+const AUTHORIZE_PATH = '/oauth/authorize';
 export const CONSENT_PAGE = 'oauth/views/consent';
 export const AUTHORIZE_ERROR_PAGE = 'oauth/views/authorize-error';
 
@@ -25,7 +23,7 @@ export interface ConsentRequest {
   resource?: string;
 }
 
-export interface ConsentView {
+interface ConsentView {
   csrfToken: string;
   email: string;
   accountName: string;
@@ -40,7 +38,7 @@ export interface ConsentView {
 }
 
 /** The model of views/consent.hbs. */
-export interface ConsentPage {
+interface ConsentPage {
   title: string;
   csrfToken: string;
   email: string;
@@ -79,7 +77,7 @@ export function consentPage(v: ConsentView): ConsentPage {
 }
 
 /** The model of views/authorize-error.hbs. */
-export interface AuthorizeErrorPage {
+interface AuthorizeErrorPage {
   title: string;
   message: string;
 }

@@ -26,7 +26,7 @@ import type {
 import { SIGN_IN_PATH } from '../account-area/account-pages';
 import { readSessionToken } from '../account-area/session-cookie';
 import { sessionCsrfToken } from '../pages/csrf';
-import { pageHeaders, redirectPage, renderPage } from '../pages/page-http';
+import { pageHeaders, redirectPage, renderPage } from '../pages/page-response';
 import { CONSENT_PAGE, ConsentRequest, consentPage } from './oauth-pages';
 import { authorizationRedirect, consentPageCsp } from './oauth-http';
 

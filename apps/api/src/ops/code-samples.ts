@@ -22,7 +22,7 @@ export interface SampleCall {
   pythonPrint: string;
 }
 
-export interface CodeSample {
+interface CodeSample {
   lang: 'Shell' | 'TypeScript' | 'Python';
   label: string;
   source: string;

@@ -30,7 +30,7 @@ export function httpMetrics() {
 }
 
 /** The matched route template, or `unmatched` (404s, static files, bodies refused before routing). */
-export function routeTemplate(req: Request): string {
+function routeTemplate(req: Request): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof path !== 'string') return 'unmatched';
   const base = req.baseUrl ?? '';

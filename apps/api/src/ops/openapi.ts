@@ -231,7 +231,7 @@ function yourData(
 }
 
 /** Errors any key-authenticated route can answer: syntax, key, plan, limits, internal. */
-export const COMMON_ERRORS: ErrorName[] = [
+const COMMON_ERRORS: ErrorName[] = [
   'malformed',
   'unauthorized',
   'noApiAccess',
@@ -345,7 +345,7 @@ export const ERROR_EXAMPLES = {
   },
 } satisfies Record<string, ErrorExample>;
 
-export type ErrorName = keyof typeof ERROR_EXAMPLES;
+type ErrorName = keyof typeof ERROR_EXAMPLES;
 
 /** What each error status means on the public API (the spec's Errors table). */
 const STATUS_TEXT: Record<number, string> = {

@@ -5,8 +5,8 @@ import { APP_CONFIG, ApiError, AppConfig, Clock } from '@app/core';
 import { AdminAuthThrottle } from '@app/database';
 
 /** The operator-page cookie: HttpOnly, SameSite=Strict, Path=/admin, one hour. */
-export const OPS_COOKIE = 'ops_session';
-export const OPS_COOKIE_TTL_SECONDS = 3600;
+const OPS_COOKIE = 'ops_session';
+const OPS_COOKIE_TTL_SECONDS = 3600;
 
 /**
  * Who may read the operator endpoints: GET /metrics (the admin token, or METRICS_TOKEN when

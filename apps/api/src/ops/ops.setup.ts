@@ -18,8 +18,8 @@ import {
   withoutOutsideLinks,
 } from './library-pages';
 
-export const QUEUES_PATH = '/admin/queues';
-export const ADMIN_DOCS_PATH = 'admin/docs';
+const QUEUES_PATH = '/admin/queues';
+const ADMIN_DOCS_PATH = 'admin/docs';
 
 /**
  * Mounts the operator surfaces that are Express-level rather than Nest routes: the public

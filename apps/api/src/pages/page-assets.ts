@@ -27,7 +27,7 @@ const TYPES: Readonly<Record<string, string>> = {
   svg: 'image/svg+xml',
 };
 
-export interface PageAsset {
+interface PageAsset {
   /** e.g. `site.css` */
   name: string;
   /** The first 12 hex digits of the SHA-256 of the file. */

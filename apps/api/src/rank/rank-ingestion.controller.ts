@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Clock } from '@app/core';
 import { ParseIdPipe } from '@app/gateway';
 import { AdminController } from '../admin/admin-route.decorator';
-import { found, upsertAnswer } from '../admin/admin-answers';
+import { found, upsertAnswer } from '../admin/admin-http-status';
 import { CreateRankProjectDto, CreateTrackedKeywordDto, RankChecksDto } from './rank-ingestion.dto';
 import { RankRepository } from './rank.repository';
 import { rankProjectAdminView, trackedKeywordAdminView } from './rank.mapper';

@@ -1,5 +1,11 @@
 import { SERP_FEATURES } from '@app/database';
-import { CheckRow, KeywordHeadRow, RankProjectRow, TrackedKeywordRow } from './rank.repository';
+import {
+  CheckRow,
+  KeywordHeadRow,
+  RankProjectRow,
+  TrackedKeywordEntryRow,
+  TrackedKeywordRow,
+} from './rank.repository';
 
 /** previous − current: positive when the keyword moved up; null when either is unknown/unranked. */
 export function positionChange(previous: number | null, current: number | null): number | null {
@@ -7,6 +13,41 @@ export function positionChange(previous: number | null, current: number | null):
 }
 
 const num = (v: string | number | null): number | null => (v == null ? null : Number(v));
+
+/**
+ * One data.keywords[] entry of GET /rank/keywords (spec "Tracked keyword"), members in the
+ * answer's order. The answer itself is sent as the JSON text PostgreSQL keeps pre-rendered
+ * (rank-keyword-json.sql.ts; docs/your-data.md "Rank tracking"): that text is
+ * `JSON.stringify` of this view, byte for byte (test/your-data/rank-json.e2e-spec.ts), and
+ * the member order equals the rendering's (rank.mapper.spec.ts).
+ */
+export function trackedKeywordView(k: TrackedKeywordEntryRow) {
+  return {
+    keyword_id: k.id,
+    keyword: k.keyword,
+    difficulty: k.difficulty,
+    search_volume: k.search_volume,
+    cpc: num(k.cpc),
+    country: k.country,
+    language: k.language,
+    device: k.device,
+    status: k.status,
+    project_id: k.project_id,
+    project_domain: k.project_domain,
+    project_name: k.project_name,
+    last_checked: k.latest_check_date,
+    current_position: k.latest_position,
+    previous_position: k.previous_position,
+    position_change: positionChange(k.previous_position, k.latest_position),
+    landing_page: k.latest_landing_page,
+    gsc_clicks: k.latest_gsc_clicks,
+    gsc_impressions: k.latest_gsc_impressions,
+    gsc_ctr: k.latest_gsc_ctr,
+    local_pack: k.latest_local_pack,
+    featured_snippet: k.latest_featured_snippet,
+    ai_overview: k.latest_ai_overview,
+  };
+}
 
 /** One data.history[] entry of GET /rank/history. */
 export function historyEntryView(c: CheckRow) {
@@ -24,7 +65,7 @@ export function historyEntryView(c: CheckRow) {
   };
 }
 
-export interface Trend {
+interface Trend {
   first: number | null;
   latest: number | null;
   best: number | null;

@@ -22,6 +22,37 @@ export type CheckRow = {
   gsc_average_position: number | null;
 } & Record<SerpFeature, boolean>;
 
+/**
+ * A tracked keyword with its project and stored latest check, as the columns hold them: what
+ * the pre-rendered JSON of a GET /rank/keywords entry is rendered from (rank-keyword-json.sql.ts).
+ */
+export interface TrackedKeywordEntryRow {
+  id: number;
+  keyword: string;
+  difficulty: number | null;
+  search_volume: number | null;
+  /** numeric: the driver's text */
+  cpc: string | number | null;
+  country: string;
+  language: string;
+  device: string;
+  status: string;
+  project_id: number;
+  project_domain: string;
+  project_name: string;
+  /** YYYY-MM-DD */
+  latest_check_date: string | null;
+  latest_position: number | null;
+  previous_position: number | null;
+  latest_landing_page: string | null;
+  latest_gsc_clicks: number | null;
+  latest_gsc_impressions: number | null;
+  latest_gsc_ctr: number | null;
+  latest_local_pack: boolean | null;
+  latest_featured_snippet: boolean | null;
+  latest_ai_overview: boolean | null;
+}
+
 export interface KeywordHeadRow {
   id: number;
   keyword: string;

@@ -5,7 +5,7 @@ import { SERP_FEATURES } from '@app/database';
 const position = z.int().nullable();
 
 /** One data.keywords[] entry of GET /api/v1/rank/keywords (spec "Tracked keyword"). */
-const TrackedKeywordSchema = named(
+export const TrackedKeywordSchema = named(
   'TrackedKeyword',
   z.object({
     keyword_id: z.int(),

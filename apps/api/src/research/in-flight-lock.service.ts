@@ -5,7 +5,7 @@ import { REDIS, RedisKeys } from '@app/database';
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
-export interface HeldLock {
+interface HeldLock {
   key: string;
   token: string;
 }

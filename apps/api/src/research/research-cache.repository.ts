@@ -4,7 +4,7 @@ import { ResearchCacheEntity, ResearchKind, Sql } from '@app/database';
 export type { ResearchKind };
 
 /** A cached provider answer (the research_cache row's payload, provider and age). */
-export type CachedAnswer<T> = Pick<ResearchCacheEntity, 'provider' | 'fetchedAt'> & { payload: T };
+type CachedAnswer<T> = Pick<ResearchCacheEntity, 'provider' | 'fetchedAt'> & { payload: T };
 
 /**
  * Provider answers per account, kind and request key (table research_cache). Freshness is

@@ -4,7 +4,7 @@ import { SeoDataProvider } from '@app/providers';
 import { ResearchCacheRepository, ResearchKind } from './research-cache.repository';
 import { Reservation, ReservationsRepository } from '@app/billing';
 import { InFlightLockService } from './in-flight-lock.service';
-import { lockTtlMs } from './research-timing';
+import { lockTtlMs } from './research-deadlines';
 
 /** Tries of the charge's commit, and the pauses between them (about 0.6 s in all). */
 const COMMIT_ATTEMPTS = 3;
@@ -12,7 +12,7 @@ const COMMIT_RETRY_DELAYS_MS = [150, 450];
 
 export type Charge = 'none' | 'quota' | 'credit';
 
-export interface ResearchJob<T> {
+interface ResearchJob<T> {
   accountId: number;
   kind: ResearchKind;
   /** Identifies the request within the account: cache key and in-flight lock. */
@@ -23,7 +23,7 @@ export interface ResearchJob<T> {
   fetch: (provider: SeoDataProvider) => Promise<T>;
 }
 
-export interface ResearchOutcome<T> {
+interface ResearchOutcome<T> {
   data: T;
   cached: boolean;
   provider: string;

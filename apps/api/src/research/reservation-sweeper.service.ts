@@ -8,9 +8,9 @@ import {
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import { PLANS, ReservationsRepository } from '@app/billing';
 import { ResearchCacheRepository } from './research-cache.repository';
-import { staleReservationMs } from './research-timing';
+import { staleReservationMs } from './research-deadlines';
 
-export const SWEEP_INTERVAL_MS = 60_000;
+const SWEEP_INTERVAL_MS = 60_000;
 const BATCH = 200;
 
 export interface SweepResult {

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '@app/gateway';
 import { AuditReportService } from '@app/site-audit';
-import { renderPage } from '../pages/page-http';
+import { renderPage } from '../pages/page-response';
 import { REPORT_NOT_FOUND_PAGE, REPORT_PAGE, reportNotFoundPage, reportPage } from './report.view';
 import { reportPagesCsv, reportPagesJson } from './report-downloads';
 

@@ -17,7 +17,7 @@ const isTerminal = (record: JobRecord): boolean =>
   record.status === 'complete' || record.status === 'failed';
 
 /** Registers a callback for the client going away (the response closing before it is sent). */
-export type OnClientGone = (callback: () => void) => void;
+type OnClientGone = (callback: () => void) => void;
 
 /**
  * One waiting request. It answers once, with: the row when it turns terminal (on the job's

@@ -10,7 +10,7 @@ import { JobAnswerSchema } from './site-audit.schema';
 
 /** Path job ids: anything that is not a well-formed job id cannot exist (404). */
 @Injectable()
-export class JobIdPipe implements PipeTransform<unknown, string> {
+class JobIdPipe implements PipeTransform<unknown, string> {
   transform(value: unknown): string {
     if (isJobId(value)) return value;
     throw ApiError.notFound('Job');

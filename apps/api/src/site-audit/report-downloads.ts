@@ -2,7 +2,7 @@ import type { AuditReport } from '@app/site-audit';
 import { indexability } from './report.view';
 
 /** One page of the downloadable page list (JSON; the CSV has the same columns). */
-export interface ReportPageRow {
+interface ReportPageRow {
   url: string;
   final_url: string;
   status: number | null;

@@ -21,7 +21,7 @@ interface SeverityView {
   kind: string;
 }
 
-export interface ReportPage {
+interface ReportPage {
   title: string;
   styles: string[];
   domain: string;
@@ -62,7 +62,7 @@ export interface ReportPage {
   }>;
 }
 
-export interface ReportNotFoundPage {
+interface ReportNotFoundPage {
   title: string;
   styles: string[];
 }

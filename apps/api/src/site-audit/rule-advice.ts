@@ -1,7 +1,7 @@
 import { RULES, type RuleId } from '@app/crawler';
 
 /** One line per audit rule: what to do about it (shown in the report under the rule). */
-export const RULE_FIXES: Readonly<Record<RuleId, string>> = {
+const RULE_FIXES: Readonly<Record<RuleId, string>> = {
   http_5xx: 'Check the server logs for these URLs and fix the error, or remove links to them.',
   http_4xx: 'Restore the page, redirect it (301) to its replacement, or remove the links to it.',
   fetch_failed:

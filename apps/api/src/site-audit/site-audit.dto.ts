@@ -3,7 +3,7 @@ import { IsString, MaxLength, ValidationArguments, registerDecorator } from 'cla
 import { BodyInt, Required, Rules, Text, Trim } from '@app/gateway';
 import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from '@app/site-audit';
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 /** Why a URL cannot be crawled, or null when it is an absolute http(s) URL without credentials. */
 export function crawlableUrlProblem(value: unknown): string | null {

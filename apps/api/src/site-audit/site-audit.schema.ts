@@ -24,7 +24,7 @@ export const SiteAuditAcceptedSchema = named(
 );
 
 /** data of a complete site-audit job (spec "Job record"). */
-export const SiteAuditResultSchema = named(
+const SiteAuditResultSchema = named(
   'SiteAuditResult',
   z.object({
     audit_id: z.string(),
@@ -38,7 +38,7 @@ export const SiteAuditResultSchema = named(
 );
 
 /** data of GET /api/v1/jobs/{job_id}. */
-export const JobRecordSchema = named(
+const JobRecordSchema = named(
   'JobRecord',
   z.object({
     job_id: z.string(),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, UsageAlertsEntity } from '@app/database';
 
-export interface FiredRow {
+interface FiredRow {
   threshold: number;
   month: string;
   fired_at: Date;

@@ -14,7 +14,7 @@ import { WebhookDeliveriesService, assertWebhookTarget, newDeliveryId } from '@a
 import { UsageAlertsRepository } from './usage-alerts.repository';
 
 /** Thresholds of an account that never set its own. */
-export const DEFAULT_ALERT_THRESHOLDS = [80, 100];
+const DEFAULT_ALERT_THRESHOLDS = [80, 100];
 
 /** The data of GET/PUT /account/v1/alerts. */
 export interface UsageAlertsView {
@@ -24,7 +24,7 @@ export interface UsageAlertsView {
 }
 
 /** The `data` of a `usage.threshold_reached` delivery. */
-export interface ThresholdReachedData {
+interface ThresholdReachedData {
   threshold: number;
   api_calls_used: number;
   api_calls_limit: number;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { named, plainDateSchema, successEnvelope } from '@app/gateway';
 
 /** Usage record: data of GET /api/v1/usage (spec "Usage record"). */
-export const UsageRecordSchema = named(
+const UsageRecordSchema = named(
   'UsageRecord',
   z.object({
     plan: z.string().meta({ description: 'Plan name in lower case', example: 'pro' }),

@@ -15,7 +15,7 @@ export interface UsageRecord {
 }
 
 /** A feature quota: what is used of what the plan (with overrides) allows. */
-export interface QuotaFigure {
+interface QuotaFigure {
   used: number;
   limit: number;
 }

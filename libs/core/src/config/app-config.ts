@@ -105,7 +105,7 @@ function isCidr(value: string): boolean {
 }
 
 /** `host:port,host:port` (IPv6 in brackets) → the nodes; null when any entry is malformed. */
-export function parseHostPorts(value: string): Array<{ host: string; port: number }> | null {
+function parseHostPorts(value: string): Array<{ host: string; port: number }> | null {
   const nodes: Array<{ host: string; port: number }> = [];
   for (const raw of value.split(',')) {
     const entry = raw.trim();

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /** The prefix of a sealed value: `enc:v1:<key id>:<iv>:<tag>:<ciphertext>` (base64url parts). */
-export const SEALED_PREFIX = 'enc:v1:';
+const SEALED_PREFIX = 'enc:v1:';
 const SEALED = /^enc:v1:([0-9a-f]{8}):([A-Za-z0-9_-]{16}):([A-Za-z0-9_-]{22}):([A-Za-z0-9_-]+)$/;
 
 /** A sealed value names a key that is not configured, or does not decrypt with it. */

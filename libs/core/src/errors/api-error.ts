@@ -5,7 +5,7 @@ export interface FieldError {
   message: string;
 }
 
-export interface ApiErrorOptions {
+interface ApiErrorOptions {
   /** Per-field problems (validation) or other machine-readable detail. */
   details?: FieldError[] | Record<string, unknown>;
   /** Members added to the response's meta, e.g. retry_after, resets_at. */

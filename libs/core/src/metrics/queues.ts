@@ -8,10 +8,10 @@ import { metrics } from './metrics';
 export const MONITORED_QUEUES: readonly string[] = ['site-audit', 'webhooks'];
 
 /** The job states the queue-depth gauge reports. */
-export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
 
 /** What the sampler needs of a BullMQ Queue. */
-export interface CountableQueue {
+interface CountableQueue {
   readonly name: string;
   getJobCounts(...types: string[]): Promise<Record<string, number>>;
 }

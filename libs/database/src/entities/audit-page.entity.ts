@@ -2,7 +2,7 @@ import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 import { AuditEntity } from './audit.entity';
 
 /** One issue found on a page, as stored (jsonb). */
-export interface StoredPageIssue {
+interface StoredPageIssue {
   rule: string;
   severity: string;
   url: string;

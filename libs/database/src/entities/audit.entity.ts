@@ -3,7 +3,7 @@ import { AccountEntity } from './account.entity';
 import { JobEntity } from './job.entity';
 
 /** One entry of an audit's rule summary, as stored (jsonb). */
-export interface StoredRuleSummary {
+interface StoredRuleSummary {
   rule: string;
   severity: string;
   title: string;
@@ -12,7 +12,7 @@ export interface StoredRuleSummary {
 }
 
 /** One GEO check of an audit, as stored (jsonb). */
-export interface StoredGeoCheck {
+interface StoredGeoCheck {
   check: string;
   passed: boolean;
   weight: number;

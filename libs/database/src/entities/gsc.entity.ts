@@ -64,32 +64,40 @@ export class GscRowEntity {
 }
 
 /**
+ * The columns every GSC rollup table shares, defined once: per-dimension sums keyed by
+ * (property_id, dim, <period>, key), where `period` names the table's date column (date,
+ * week or month) and `table` prefixes the foreign-key names.
+ */
+function gscRollupColumns(table: string, period: 'date' | 'week' | 'month') {
+  abstract class GscRollupColumns {
+    @ForeignKey(() => GscPropertyEntity, {
+      name: `${table}_property_id_fkey`,
+      onDelete: 'CASCADE',
+    })
+    @PrimaryColumn({ name: 'property_id', type: 'integer' })
+    propertyId: number;
+    @PrimaryColumn({ type: 'text' }) dim: string;
+    /** The first day of the rollup's period (column `date`, `week` or `month`). */
+    @PrimaryColumn({ name: period, type: 'date' }) period: string;
+    @PrimaryColumn({ type: 'text' }) key: string;
+    @ForeignKey(() => AccountEntity, { name: `${table}_account_id_fkey`, onDelete: 'CASCADE' })
+    @Column({ name: 'account_id', type: 'integer' })
+    accountId: number;
+    @Column({ type: 'bigint' }) clicks: string;
+    @Column({ type: 'bigint' }) impressions: string;
+    @Column({ name: 'position_weighted', type: 'double precision' }) positionWeighted: number;
+  }
+  return GscRollupColumns;
+}
+
+/**
  * Daily per-dimension sums of gsc_rows (maintained by ingestion). dim is one of query, page,
  * country, device, searchAppearance, date (key = the date). The primary key
  * gsc_daily_rollups_pkey (property_id, dim, date, key) INCLUDEs the sums (index-only scans);
  * it was promoted from the unique index gsc_daily_rollups_key by migration 1764100000000.
  */
 @Entity({ name: 'gsc_daily_rollups' })
-export class GscDailyRollupEntity {
-  @ForeignKey(() => GscPropertyEntity, {
-    name: 'gsc_daily_rollups_property_id_fkey',
-    onDelete: 'CASCADE',
-  })
-  @PrimaryColumn({ name: 'property_id', type: 'integer' })
-  propertyId: number;
-  @PrimaryColumn({ type: 'text' }) dim: string;
-  @PrimaryColumn({ type: 'date' }) date: string;
-  @PrimaryColumn({ type: 'text' }) key: string;
-  @ForeignKey(() => AccountEntity, {
-    name: 'gsc_daily_rollups_account_id_fkey',
-    onDelete: 'CASCADE',
-  })
-  @Column({ name: 'account_id', type: 'integer' })
-  accountId: number;
-  @Column({ type: 'bigint' }) clicks: string;
-  @Column({ type: 'bigint' }) impressions: string;
-  @Column({ name: 'position_weighted', type: 'double precision' }) positionWeighted: number;
-}
+export class GscDailyRollupEntity extends gscRollupColumns('gsc_daily_rollups', 'date') {}
 
 /**
  * Per-dimension sums (every dim but date) of the 7-day blocks of a calendar month: days 1-7,
@@ -99,26 +107,7 @@ export class GscDailyRollupEntity {
  */
 @Entity({ name: 'gsc_weekly_rollups' })
 @Check('gsc_weekly_rollups_week_check', 'extract(day FROM week) IN (1, 8, 15, 22, 29)')
-export class GscWeeklyRollupEntity {
-  @ForeignKey(() => GscPropertyEntity, {
-    name: 'gsc_weekly_rollups_property_id_fkey',
-    onDelete: 'CASCADE',
-  })
-  @PrimaryColumn({ name: 'property_id', type: 'integer' })
-  propertyId: number;
-  @PrimaryColumn({ type: 'text' }) dim: string;
-  @PrimaryColumn({ type: 'date' }) week: string;
-  @PrimaryColumn({ type: 'text' }) key: string;
-  @ForeignKey(() => AccountEntity, {
-    name: 'gsc_weekly_rollups_account_id_fkey',
-    onDelete: 'CASCADE',
-  })
-  @Column({ name: 'account_id', type: 'integer' })
-  accountId: number;
-  @Column({ type: 'bigint' }) clicks: string;
-  @Column({ type: 'bigint' }) impressions: string;
-  @Column({ name: 'position_weighted', type: 'double precision' }) positionWeighted: number;
-}
+export class GscWeeklyRollupEntity extends gscRollupColumns('gsc_weekly_rollups', 'week') {}
 
 /**
  * Calendar-month per-dimension sums (every dim but date). Primary key
@@ -127,23 +116,4 @@ export class GscWeeklyRollupEntity {
  */
 @Entity({ name: 'gsc_monthly_rollups' })
 @Check('gsc_monthly_rollups_month_check', 'extract(day FROM month) = 1')
-export class GscMonthlyRollupEntity {
-  @ForeignKey(() => GscPropertyEntity, {
-    name: 'gsc_monthly_rollups_property_id_fkey',
-    onDelete: 'CASCADE',
-  })
-  @PrimaryColumn({ name: 'property_id', type: 'integer' })
-  propertyId: number;
-  @PrimaryColumn({ type: 'text' }) dim: string;
-  @PrimaryColumn({ type: 'date' }) month: string;
-  @PrimaryColumn({ type: 'text' }) key: string;
-  @ForeignKey(() => AccountEntity, {
-    name: 'gsc_monthly_rollups_account_id_fkey',
-    onDelete: 'CASCADE',
-  })
-  @Column({ name: 'account_id', type: 'integer' })
-  accountId: number;
-  @Column({ type: 'bigint' }) clicks: string;
-  @Column({ type: 'bigint' }) impressions: string;
-  @Column({ name: 'position_weighted', type: 'double precision' }) positionWeighted: number;
-}
+export class GscMonthlyRollupEntity extends gscRollupColumns('gsc_monthly_rollups', 'month') {}

@@ -4,7 +4,7 @@ import { AccountEntity } from './account.entity';
 export type JobStatus = 'queued' | 'running' | 'complete' | 'failed';
 
 /** A jsonb object (members are JSON values: scalars, arrays, objects). */
-export type JsonObject = Record<string, string | number | boolean | null | object>;
+type JsonObject = Record<string, string | number | boolean | null | object>;
 
 /** Why a job failed: a stable machine-readable code and a human message. */
 export interface JobError {

@@ -2,8 +2,8 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from
 import { AccountEntity } from './account.entity';
 import type { ResearchKind } from './research-cache.entity';
 
-export type ReservationKind = 'quota' | 'credit';
-export type ReservationState = 'reserved' | 'committed' | 'refunded';
+type ReservationKind = 'quota' | 'credit';
+type ReservationState = 'reserved' | 'committed' | 'refunded';
 
 /**
  * The journal of quota units and credits taken before an upstream research call:

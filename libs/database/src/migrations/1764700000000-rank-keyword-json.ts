@@ -17,6 +17,13 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (numeric cpc through double precision, as the view's `Number()`), `null` for null, NaN and
  * ±Infinity; a test compares both byte for byte on hostile values. A float below 1e-4 keeps
  * PostgreSQL's exponent form (`1e-05`; JavaScript writes `0.00001`): the same JSON number.
+ *
+ * The rendering definition is owned by the rank folder: apps/api/src/rank/rank-keyword-json.sql.ts
+ * (generated from the entry's member list; the entry's shape is `trackedKeywordView` in
+ * rank.mapper.ts). This migration keeps its own text, frozen as applied; it does not import
+ * that file (libs never import apps, and a migration's meaning must not change with a later
+ * edit). The e2e test above fails unless the functions installed here equal that definition.
+ * A change to the rendering is a new migration pasting `rankJsonFunctionsSql()` as of that day.
  */
 export class RankKeywordJson1764700000000 implements MigrationInterface {
   name = 'RankKeywordJson1764700000000';

@@ -6,7 +6,14 @@ import { COST, LANGUAGES, READ_ONLY_EXTERNAL, withFallback, boundedInt } from '.
 import { READ_ONLY, ToolContext } from './tool-context';
 
 /** Research tools: fresh data from the outside provider (GET /backlinks, POST /keyword-research, locations). */
-export function registerResearchTools({ server, api }: ToolContext): void {
+export function registerResearchTools(context: ToolContext): void {
+  registerBacklinksTool(context);
+  registerKeywordResearchTool(context);
+  registerListLocationsTool(context);
+}
+
+/** get_backlinks: GET /backlinks, a domain's backlink profile and a page of its backlinks. */
+function registerBacklinksTool({ server, api }: ToolContext): void {
   server.registerTool(
     'get_backlinks',
     {
@@ -42,7 +49,10 @@ export function registerResearchTools({ server, api }: ToolContext): void {
         ),
       ),
   );
+}
 
+/** keyword_research: POST /keyword-research, a keyword's metrics and related keywords. */
+function registerKeywordResearchTool({ server, api }: ToolContext): void {
   server.registerTool(
     'keyword_research',
     {
@@ -86,7 +96,10 @@ export function registerResearchTools({ server, api }: ToolContext): void {
         ),
       ),
   );
+}
 
+/** list_locations: the markets keyword_research accepts. */
+function registerListLocationsTool({ server, api }: ToolContext): void {
   server.registerTool(
     'list_locations',
     {

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ToolBackend, apiGet, apiPost } from '../backend';
 import { PollOutcome, pollJob } from '../job-poller';
 import { errorResult, successResult, toToolResult } from '../tool-result';
@@ -22,10 +27,26 @@ function start(api: ToolBackend, args: Args, signal: AbortSignal) {
   return apiPost(api, '/site-audit', body, signal);
 }
 
+/** The request context the SDK hands a tool handler (abort signal, progress token, notifications). */
+type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type RunArgs = Args & { poll_interval_seconds?: number; max_wait_seconds?: number };
+
+const STARTS_A_CRAWL = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;
+
 /** Site audits: start (202 + job), read the job, or start and wait with bounded polling. */
 export function registerSiteAuditTools(context: ToolContext): void {
-  const { server, api } = context;
+  registerStartSiteAudit(context);
+  registerGetJob(context);
+  registerRunSiteAudit(context);
+}
 
+/** start_site_audit: POST /site-audit, answering at once with the queued job. */
+function registerStartSiteAudit({ server, api }: ToolContext): void {
   server.registerTool(
     'start_site_audit',
     {
@@ -35,16 +56,14 @@ export function registerSiteAuditTools(context: ToolContext): void {
         'job_id (status queued). Crawls typically take 1-5 minutes: call get_job with wait_seconds 60 (it answers ' +
         `as soon as the audit ends), or use run_site_audit to start and wait in one call. ${AUDIT_COST}`,
       inputSchema: siteAuditArgs,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: STARTS_A_CRAWL,
     },
     async (args, extra) => toToolResult(await start(api, args, extra.signal)),
   );
+}
 
+/** get_job: GET /jobs/{job_id}, optionally long-polling until the job ends. */
+function registerGetJob({ server, api }: ToolContext): void {
   server.registerTool(
     'get_job',
     {
@@ -77,8 +96,11 @@ export function registerSiteAuditTools(context: ToolContext): void {
         ),
       ),
   );
+}
 
-  server.registerTool(
+/** run_site_audit: start_site_audit, then wait for the job within a bounded budget. */
+function registerRunSiteAudit(context: ToolContext): void {
+  context.server.registerTool(
     'run_site_audit',
     {
       title: 'Run a site audit and wait',
@@ -110,50 +132,67 @@ export function registerSiteAuditTools(context: ToolContext): void {
               'calls after about 60 seconds',
           ),
       },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: STARTS_A_CRAWL,
     },
-    async (args, extra): Promise<CallToolResult> => {
-      const started = await start(api, args, extra.signal);
-      if (!started.ok) return errorResult(started);
-      const accepted = (started.data ?? {}) as Record<string, unknown>;
-      const id = String(accepted.job_id ?? '');
-      const progressToken = extra._meta?.progressToken;
-      // Progress notifications are written in order and before the result: a client drops
-      // the progress handler of a request once its result arrives.
-      let notified: Promise<unknown> = Promise.resolve();
-      const outcome = await pollJob(api, id, {
-        intervalMs:
-          args.poll_interval_seconds !== undefined
-            ? args.poll_interval_seconds * 1000
-            : context.pollIntervalMs,
-        maxWaitMs:
-          args.max_wait_seconds !== undefined ? args.max_wait_seconds * 1000 : context.maxWaitMs,
-        longPollSeconds: context.longPollSeconds,
-        signal: extra.signal,
-        sleep: context.sleep,
-        onRecord: (record) => {
-          if (progressToken === undefined) return;
-          const progress = Number(record.progress);
-          const params = {
-            progressToken,
-            progress: Number.isFinite(progress) ? progress : 0,
-            total: 100,
-            message: `Site audit ${id}: ${String(record.status)}`,
-          };
-          notified = notified
-            .then(() => extra.sendNotification({ method: 'notifications/progress', params }))
-            .catch(() => undefined);
-        },
-      });
-      await notified;
-      return auditResult(id, accepted, started.meta, outcome);
-    },
+    (args, extra) => runSiteAudit(context, args, extra),
   );
+}
+
+/** Starts the audit and polls its job, reporting progress; the final (or latest) record. */
+async function runSiteAudit(
+  context: ToolContext,
+  args: RunArgs,
+  extra: ToolExtra,
+): Promise<CallToolResult> {
+  const { api } = context;
+  const started = await start(api, args, extra.signal);
+  if (!started.ok) return errorResult(started);
+  const accepted = (started.data ?? {}) as Record<string, unknown>;
+  const id = String(accepted.job_id ?? '');
+  const progress = progressReporter(extra, id);
+  const outcome = await pollJob(api, id, {
+    intervalMs:
+      args.poll_interval_seconds !== undefined
+        ? args.poll_interval_seconds * 1000
+        : context.pollIntervalMs,
+    maxWaitMs:
+      args.max_wait_seconds !== undefined ? args.max_wait_seconds * 1000 : context.maxWaitMs,
+    longPollSeconds: context.longPollSeconds,
+    signal: extra.signal,
+    sleep: context.sleep,
+    onRecord: progress.onRecord,
+  });
+  await progress.sent();
+  return auditResult(id, accepted, started.meta, outcome);
+}
+
+/**
+ * Turns job records into progress notifications when the client asked for them (a progress
+ * token). They are written in order and before the result (await `sent()`): a client drops the
+ * progress handler of a request once its result arrives.
+ */
+function progressReporter(
+  extra: ToolExtra,
+  id: string,
+): { onRecord: (record: Record<string, unknown>) => void; sent: () => Promise<unknown> } {
+  const progressToken = extra._meta?.progressToken;
+  let notified: Promise<unknown> = Promise.resolve();
+  return {
+    onRecord: (record) => {
+      if (progressToken === undefined) return;
+      const progress = Number(record.progress);
+      const params = {
+        progressToken,
+        progress: Number.isFinite(progress) ? progress : 0,
+        total: 100,
+        message: `Site audit ${id}: ${String(record.status)}`,
+      };
+      notified = notified
+        .then(() => extra.sendNotification({ method: 'notifications/progress', params }))
+        .catch(() => undefined);
+    },
+    sent: () => notified,
+  };
 }
 
 function auditResult(

@@ -7,7 +7,14 @@ import { COST, id, plainDate, withFallback, boundedInt } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
 
 /** Your-data tools: what the account already collected (rank tracking, Search Console, AI visibility). */
-export function registerYourDataTools({ server, api }: ToolContext): void {
+export function registerYourDataTools(context: ToolContext): void {
+  registerRankTools(context);
+  registerGscTools(context);
+  registerAiVisibilityTools(context);
+}
+
+/** list_rank_keywords and get_rank_history: the tracked keywords and one keyword's positions. */
+function registerRankTools({ server, api }: ToolContext): void {
   server.registerTool(
     'list_rank_keywords',
     {
@@ -52,7 +59,10 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
     },
     async (args, extra) => toToolResult(await apiGet(api, '/rank/history', args, extra.signal)),
   );
+}
 
+/** list_gsc_properties and query_gsc: the synced properties and their performance by dimension. */
+function registerGscTools({ server, api }: ToolContext): void {
   server.registerTool(
     'list_gsc_properties',
     {
@@ -105,7 +115,10 @@ export function registerYourDataTools({ server, api }: ToolContext): void {
         ),
       ),
   );
+}
 
+/** list_ai_visibility_projects and get_share_of_voice: the projects and a project's latest snapshot. */
+function registerAiVisibilityTools({ server, api }: ToolContext): void {
   server.registerTool(
     'list_ai_visibility_projects',
     {

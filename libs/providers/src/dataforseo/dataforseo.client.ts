@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DfsEnvelope, DfsTask } from './dataforseo.types';
 
-export interface DataForSeoClientOptions {
+interface DataForSeoClientOptions {
   baseUrl: string;
   login: string;
   password: string;
@@ -14,7 +14,7 @@ export interface DataForSeoClientOptions {
 }
 
 /** Internal status codes worth another attempt (shared docs dataforseo-wire.md §1.4). */
-export const RETRYABLE_CODES: ReadonlySet<number> = new Set([
+const RETRYABLE_CODES: ReadonlySet<number> = new Set([
   40103, 40202, 40209, 50000, 50301, 50303, 50401,
 ]);
 

@@ -56,7 +56,7 @@ export function isEmptySummary(s: DfsBacklinksSummary | null | undefined): boole
   return backlinks === 0 && !s.first_seen && !num(s.referring_domains);
 }
 
-export function mapBacklinkItem(i: DfsBacklinkItem): BacklinkItem {
+function mapBacklinkItem(i: DfsBacklinkItem): BacklinkItem {
   const lost = flag(i.is_lost);
   const kw = i.ranked_keywords_info ?? null;
   return {
@@ -198,7 +198,7 @@ export function mapKeywordData(d: DfsKeywordData | null | undefined): KeywordMet
 }
 
 /** A related_keywords item → related row, or null when it has no keyword. */
-export function mapRelatedItem(item: DfsRelatedItem, seed: string): RelatedKeywordRow | null {
+function mapRelatedItem(item: DfsRelatedItem, seed: string): RelatedKeywordRow | null {
   const keyword = str(item.keyword_data?.keyword);
   if (!keyword) return null;
   const related = Array.isArray(item.related_keywords)

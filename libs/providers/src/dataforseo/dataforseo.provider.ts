@@ -24,10 +24,10 @@ import {
 import { normalizeKeyword } from '../keyword-rules';
 
 /** Entries per referring_links_* map of the summary. */
-export const INSIGHT_LIST_LIMIT = 20;
+const INSIGHT_LIST_LIMIT = 20;
 
 /** The one message clients see for any upstream problem: nothing upstream-specific leaks. */
-export const UPSTREAM_MESSAGE =
+const UPSTREAM_MESSAGE =
   'The data provider returned no data for this request. Nothing was charged; please try again later.';
 
 /** related_keywords depth: ≈8 keywords at depth 1, ≈72 at 2, ≈584 at 3 (shared docs §4.1). */

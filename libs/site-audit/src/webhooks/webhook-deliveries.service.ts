@@ -12,7 +12,7 @@ import { WebhookDeliveryView, toDeliveryView } from './webhook.mapper';
 import { WebhooksQueue } from './webhooks.queue';
 import { OutboxTx, WebhooksRepository } from './webhooks.repository';
 
-export const WEBHOOK_USER_AGENT = 'SeoApi-Webhooks/1.0 (+site-audit completion, usage alerts)';
+const WEBHOOK_USER_AGENT = 'SeoApi-Webhooks/1.0 (+site-audit completion, usage alerts)';
 
 /** What one attempt decided. */
 export type AttemptOutcome =

@@ -6,10 +6,10 @@ import { WebhookSecretView, toSecretView } from './webhook.mapper';
 import { WebhooksRepository } from './webhooks.repository';
 
 /** How long the previous secret still signs after a rotation. */
-export const SECRET_OVERLAP_MS = 24 * 3_600_000;
+const SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 /** What a rotation run did. */
-export interface SecretRotationResult {
+interface SecretRotationResult {
   /** Rows re-encrypted under the current key (from plaintext or an older key). */
   reencrypted: number;
   /** Rows changed by someone else during the run (left for the next run). */

@@ -6,7 +6,7 @@ import { AddressPolicy, canonicalHostname, createGuardedLookup } from '@app/craw
 /** At most this much of a receiver's answer is read (then the socket is dropped). */
 const MAX_RESPONSE_BYTES = 4096;
 
-export interface WebhookRequest {
+interface WebhookRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
@@ -16,7 +16,7 @@ export interface WebhookRequest {
 }
 
 /** What one attempt got: the status code, or why there was none. */
-export type WebhookResponse = { status: number } | { error: string };
+type WebhookResponse = { status: number } | { error: string };
 
 /**
  * One POST of a webhook with node:http(s): the address guard runs inside the socket's lookup

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /** Standard Webhooks secret prefix. */
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /** A new signing secret: `whsec_` + base64 of 32 random bytes. */
 export function newWebhookSecret(): string {

@@ -4,7 +4,7 @@ import { WebhookDeliveriesService } from './webhook-deliveries.service';
 
 const BATCH = 100;
 /** A pending delivery this late is checked against the queue (the API enqueues right after the commit). */
-export const WEBHOOK_SWEEP_GRACE_MS = 60_000;
+const WEBHOOK_SWEEP_GRACE_MS = 60_000;
 
 /**
  * No delivery stays pending forever: on the audit sweep interval, every worker puts back in

@@ -48,10 +48,7 @@ export function webhookAddressPolicy(protocol: string, allowPrivate: boolean): A
  * Why the webhook URL cannot be used (scheme or address), or null. Resolves the host and
  * checks every address with the crawler's guard; the sender checks again at connect time.
  */
-export async function webhookTargetProblem(
-  value: string,
-  allowPrivate: boolean,
-): Promise<string | null> {
+async function webhookTargetProblem(value: string, allowPrivate: boolean): Promise<string | null> {
   const syntax = webhookUrlProblem(value);
   if (syntax) return syntax;
   const url = new URL(value);

@@ -4,7 +4,7 @@ import type { DefaultJobOptions, Queue } from 'bullmq';
 
 /** Queue and job names are persisted in Redis: never rename them. */
 export const WEBHOOKS_QUEUE = 'webhooks';
-export const WEBHOOK_JOB = 'deliver';
+const WEBHOOK_JOB = 'deliver';
 
 export interface WebhookJobPayload {
   /** The delivery id (also the BullMQ job id and the `webhook-id` header). */

@@ -12,7 +12,7 @@ import {
 export type OutboxTx = SqlScope;
 
 /** What one attempt leaves on the delivery row. */
-export interface AttemptRecord {
+interface AttemptRecord {
   status: WebhookDeliveryStatus;
   statusCode: number | null;
   error: string | null;

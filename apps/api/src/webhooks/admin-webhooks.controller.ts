@@ -8,9 +8,9 @@ import {
   WebhookSecretView,
   WebhookSecretsService,
 } from '@app/site-audit';
-import { AdminController } from './admin-route.decorator';
-import { found } from './admin-answers';
-import { WebhookDeliveriesQueryDto } from './dto/webhook-deliveries.dto';
+import { AdminController } from '../admin/admin-route.decorator';
+import { found } from '../admin/admin-http-status';
+import { WebhookDeliveriesQueryDto } from './webhook-deliveries.dto';
 
 /** An account's site-audit webhooks: its signing secret and its deliveries (docs/webhooks.md). */
 @AdminController()

@@ -5,7 +5,7 @@ import type { AppConfig } from '@app/core';
  * research with the keyword_overview fallback), each with every attempt timing out, plus
  * the backoff between attempts (base · 2^n + jitter ≤ base · 2^(n+1)).
  */
-export function maxFetchMs(config: AppConfig): number {
+function maxFetchMs(config: AppConfig): number {
   const { timeoutMs, maxRetries, backoffMs } = config.dataforseo;
   const attempts = maxRetries + 1;
   const backoff = backoffMs * 2 ** (maxRetries + 1);

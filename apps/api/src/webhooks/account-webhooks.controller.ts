@@ -7,11 +7,11 @@ import {
   WebhookSecretView,
   WebhookSecretsService,
 } from '@app/site-audit';
-import { AccountAreaController } from './account-area.decorator';
-import { CurrentSession } from './session.decorator';
+import { AccountAreaController } from '../account-area/account-area.decorator';
+import { CurrentSession } from '../account-area/session.decorator';
 
 /** How many deliveries the account area lists. */
-export const ACCOUNT_DELIVERIES_SHOWN = 50;
+const ACCOUNT_DELIVERIES_SHOWN = 50;
 
 /**
  * Site-audit webhooks of the signed-in account (docs/webhooks.md): the signing secret

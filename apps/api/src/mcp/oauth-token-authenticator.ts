@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OAuthGrantsService } from '@app/oauth';
-import { McpCaller, McpTokenAuthenticator } from '../mcp/mcp-token-authenticator';
+import { McpCaller, McpTokenAuthenticator } from './mcp-token-authenticator';
 
 /**
  * Bearer tokens on /mcp that are not API keys: OAuth access tokens issued by our
