@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
@@ -18,21 +18,25 @@ const FIX =
 /** What openapi-typescript makes of a document (its CLI, an ES module: in a child process). */
 function generateTypes(doc: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'client-drift-'));
-  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-  const run = spawnSync(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'),
-      join(dir, 'openapi.json'),
-      '--default-non-nullable',
-      'false',
-      '-o',
-      join(dir, 'schema.ts'),
-    ],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  if (run.status !== 0) throw new Error(`openapi-typescript failed: ${run.stderr}`);
-  return readFileSync(join(dir, 'schema.ts'), 'utf8');
+  try {
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'),
+        join(dir, 'openapi.json'),
+        '--default-non-nullable',
+        'false',
+        '-o',
+        join(dir, 'schema.ts'),
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    if (run.status !== 0) throw new Error(`openapi-typescript failed: ${run.stderr}`);
+    return readFileSync(join(dir, 'schema.ts'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

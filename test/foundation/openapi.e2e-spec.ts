@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -12,7 +12,8 @@ import { ADMIN_TOKEN, createTestApp, TestApp } from '../helpers/test-app';
  * Node process, since jest here loads CommonJS).
  */
 function validateOpenApi(doc: unknown): { valid: boolean; errors?: unknown } {
-  const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'doc.json');
+  const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+  const file = join(dir, 'doc.json');
   writeFileSync(file, JSON.stringify(doc));
   const script = `
     import { Validator } from '@seriousme/openapi-schema-validator';
@@ -24,6 +25,7 @@ function validateOpenApi(doc: unknown): { valid: boolean; errors?: unknown } {
     cwd: join(__dirname, '../..'),
     encoding: 'utf8',
   });
+  rmSync(dir, { recursive: true, force: true });
   if (run.status !== 0) throw new Error(`validator failed to run: ${run.stderr}`);
   return JSON.parse(run.stdout) as { valid: boolean; errors?: unknown };
 }
