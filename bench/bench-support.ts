@@ -1,4 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 
@@ -9,6 +10,22 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /**
+   * CPU time of the server process per request over the measured load (ms; /proc, user +
+   * system), when its pid was given. Far steadier than req/s on a shared machine: another
+   * job's load slows a round's throughput, but hardly what each request costs the server.
+   */
+  cpuMs?: number;
+}
+
+/** CPU time (ms) of a process from /proc (utime + stime, clock ticks of 10 ms); 0 if gone. */
+export function procCpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
 /** True when `taskset` can pin processes to CPUs (Linux with util-linux). */
@@ -67,6 +84,32 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
+/** Called right before and after the measured load (after the warm-up). */
+export interface MeasuredWindow {
+  start(): void;
+  end(): void;
+}
+
+/**
+ * Node flags that load the CPU-profile preload (bench/cpu-profile-preload.ts) when
+ * BENCH_CPU_PROFILE names a directory, and the window that profiles one measured load of a
+ * server (SIGWINCH before and after it).
+ */
+export function cpuProfiling(dist: string): {
+  flags: string[];
+  window(child: ChildProcess): MeasuredWindow | undefined;
+} {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return { flags: [], window: () => undefined };
+  return {
+    flags: ['-r', `${dist}/bench/cpu-profile-preload.js`],
+    window: (child) => ({
+      start: () => child.kill('SIGWINCH'),
+      end: () => child.kill('SIGWINCH'),
+    }),
+  };
+}
+
 /** Drives `url` with autocannon for `seconds` (after a short warm-up) and summarizes. */
 export async function load(
   name: string,
@@ -75,9 +118,15 @@ export async function load(
   seconds: number,
   connections: number,
   warmupSeconds = 2,
+  around?: MeasuredWindow,
+  serverPid?: number,
 ): Promise<LoadResult> {
   if (warmupSeconds > 0) await autocannon({ url, headers, connections, duration: warmupSeconds });
+  around?.start();
+  const cpu0 = serverPid ? procCpuMs(serverPid) : 0;
   const r = await autocannon({ url, headers, connections, duration: seconds });
+  const cpu1 = serverPid ? procCpuMs(serverPid) : 0;
+  around?.end();
   return {
     name,
     requestsPerSec: Math.round(r.requests.average),
@@ -85,25 +134,33 @@ export async function load(
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
+    ...(serverPid && r.requests.total > 0
+      ? { cpuMs: Math.round(((cpu1 - cpu0) / r.requests.total) * 1000) / 1000 }
+      : {}),
   };
 }
 
 export function printTable(rows: LoadResult[]): void {
   console.log('');
-  console.log('| target | req/s | p50 ms | p99 ms | non-2xx | errors |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('| target | req/s | p50 ms | p99 ms | server CPU ms / request | non-2xx | errors |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`,
+      `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuMs ?? '—'} | ${r.non2xx} | ${r.errors} |`,
     );
   }
 }
 
-/** The run with the median req/s of several rounds of one target. */
+/** The run with the median req/s of several rounds of one target (and the median CPU per request). */
 export function median(runs: LoadResult[]): LoadResult {
   const sorted = [...runs].sort((a, b) => a.requestsPerSec - b.requestsPerSec);
+  const cpu = runs
+    .map((r) => r.cpuMs)
+    .filter((c): c is number => c !== undefined)
+    .sort((a, b) => a - b);
   return {
     ...sorted[Math.floor(sorted.length / 2)],
+    ...(cpu.length ? { cpuMs: cpu[Math.floor(cpu.length / 2)] } : {}),
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
     errors: runs.reduce((n, r) => n + r.errors, 0),
   };

@@ -4,6 +4,7 @@ import { loadConfig } from '@app/core';
 import { ensureDatabase, runMigrations } from '@app/database';
 import {
   LoadResult,
+  cpuProfiling,
   load,
   median,
   pinLoadGenerator,
@@ -39,12 +40,67 @@ const BARE_TARGETS = [
   { name: 'bare + envelope interceptor', envelope: 'interceptor', port: BARE_PORT + 2 },
 ];
 
+/** BENCH_RANK=0 leaves out the rank target (GET /rank/keywords?limit=100 over 200 keywords × 30 days). */
+const WITH_RANK = process.env.BENCH_RANK !== '0';
+const RANK_KEYWORDS = 200;
+const RANK_DAYS = 30;
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  pid: number | undefined;
+}
+
 const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
 const median1 = (xs: number[]) => xs[Math.floor(xs.length / 2)];
 
 /** a[i] / b[i] for each round, sorted (each round measures every target back to back). */
 function perRoundRatios(a: LoadResult[], b: LoadResult[]): number[] {
   return b.map((x, i) => a[i].requestsPerSec / x.requestsPerSec).sort((x, y) => x - y);
+}
+
+/**
+ * One rank project of RANK_KEYWORDS keywords with RANK_DAYS daily checks each, through the
+ * admin API (as ingestion writes them), for the rank target.
+ */
+async function seedRank(
+  adminUrl: string,
+  headers: Record<string, string>,
+  accountId: number,
+): Promise<void> {
+  const post = async (path: string, body: unknown): Promise<{ data: { id: number } }> => {
+    const res = await fetch(`${adminUrl}${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { data: { id: number } };
+  };
+  const project = await post(`/accounts/${accountId}/rank-projects`, {
+    domain: 'example.com',
+    name: 'bench project',
+  });
+  const today = Date.now();
+  for (let k = 0; k < RANK_KEYWORDS; k++) {
+    const keyword = await post(`/rank-projects/${project.data.id}/keywords`, {
+      keyword: `bench keyword ${k}`,
+      country: 'US',
+      language: 'en',
+      device: k % 2 ? 'mobile' : 'desktop',
+      search_volume: 1000 + k,
+      difficulty: k % 100,
+      cpc: 1.25,
+    });
+    const checks = Array.from({ length: RANK_DAYS }, (_, d) => ({
+      check_date: new Date(today - (RANK_DAYS - 1 - d) * 86_400_000).toISOString().slice(0, 10),
+      position: (k + d) % 17 === 0 ? null : 1 + ((k * 7 + d) % 100),
+      landing_page: `https://example.com/page-${k}`,
+      featured_snippet: d % 5 === 0,
+    }));
+    await post(`/tracked-keywords/${keyword.data.id}/checks`, { checks });
+  }
 }
 
 async function main(): Promise<void> {
@@ -71,11 +127,14 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   };
   const pinned = pinLoadGenerator();
+  // BENCH_CPU_PROFILE=<dir>: a V8 CPU profile of this build's API over the last round's
+  // measured load (bench/profile-top.ts prints its top functions).
+  const profiling = cpuProfiling(dist);
   const api = await startProcess(
     path.join(dist, 'apps/api/src/main.js'),
     env,
     `http://127.0.0.1:${API_PORT}/health/live`,
-    API_NODE_FLAGS,
+    [...API_NODE_FLAGS, ...profiling.flags],
     pinned,
   );
   const baseline = BASELINE_DIST
@@ -83,7 +142,7 @@ async function main(): Promise<void> {
         path.join(path.resolve(BASELINE_DIST), 'apps/api/src/main.js'),
         { ...env, PORT: String(BASELINE_PORT) },
         `http://127.0.0.1:${BASELINE_PORT}/health/live`,
-        API_NODE_FLAGS,
+        [...API_NODE_FLAGS, ...profiling.flags],
         pinned,
       )
     : null;
@@ -129,98 +188,120 @@ async function main(): Promise<void> {
       ).json()) as { data: { key: string } }
     ).data.key;
 
+    if (WITH_RANK) await seedRank(adminUrl, adminHeaders, id);
+
     // Alternate the targets round by round (in reverse order every other round) so drift on a
     // shared machine hits all alike.
-    const targets = [
-      ...BARE_TARGETS.map((b) => ({
-        name: b.name,
-        url: `http://127.0.0.1:${b.port}/bare`,
-        headers: {},
-      })),
+    const auth = { Authorization: `Bearer ${key}` };
+    const apiTargets = (port: number, pid: number | undefined, label: string): Target[] => [
       {
-        name: 'full pipeline (GET /api/v1/usage)',
-        url: `http://127.0.0.1:${API_PORT}/api/v1/usage`,
-        headers: { Authorization: `Bearer ${key}` },
+        name: `${label}full pipeline (GET /api/v1/usage)`,
+        url: `http://127.0.0.1:${port}/api/v1/usage`,
+        headers: auth,
+        pid,
       },
-      ...(baseline
+      ...(WITH_RANK
         ? [
             {
-              name: 'baseline build, full pipeline (GET /api/v1/usage)',
-              url: `http://127.0.0.1:${BASELINE_PORT}/api/v1/usage`,
-              headers: { Authorization: `Bearer ${key}` },
+              name: `${label}rank keywords (GET /api/v1/rank/keywords?limit=100)`,
+              url: `http://127.0.0.1:${port}/api/v1/rank/keywords?limit=100`,
+              headers: auth,
+              pid,
             },
           ]
         : []),
     ];
-    const runs: LoadResult[][] = targets.map(() => []);
+    const bareTargets: Target[] = BARE_TARGETS.map((b, i) => ({
+      name: b.name,
+      url: `http://127.0.0.1:${b.port}/bare`,
+      headers: {},
+      pid: bareVariants[i].pid,
+    }));
+    const ours = apiTargets(API_PORT, api.pid, '');
+    const theirs = baseline ? apiTargets(BASELINE_PORT, baseline.pid, 'baseline build, ') : [];
+    const targets = [...bareTargets, ...ours, ...theirs];
+    const runs = new Map<Target, LoadResult[]>(targets.map((t) => [t, []]));
     for (let round = 0; round < ROUNDS; round++) {
       const warmup = round === 0 ? 3 : 1;
       // Odd rounds run the targets in reverse order, so no target always follows another.
-      const order = [...targets.keys()];
-      if (round % 2 === 1) order.reverse();
-      const measured: LoadResult[] = [];
-      for (const i of order) {
-        const target = targets[i];
-        measured[i] = await load(
-          target.name,
-          target.url,
-          target.headers,
-          SECONDS,
-          CONNECTIONS,
-          warmup,
-        );
+      const order = round % 2 === 1 ? [...targets].reverse() : targets;
+      for (const target of order) {
+        runs
+          .get(target)!
+          .push(
+            await load(
+              target.name,
+              target.url,
+              target.headers,
+              SECONDS,
+              CONNECTIONS,
+              warmup,
+              undefined,
+              target.pid,
+            ),
+          );
       }
-      measured.forEach((m, i) => runs[i].push(m));
       console.log(
         `round ${round + 1}: ` +
           targets
-            .map((tg, i) => `${tg.name.split(' (')[0]} ${runs[i][round].requestsPerSec}`)
+            .map((t) => `${t.name.split(' (')[0]} ${runs.get(t)![round].requestsPerSec}`)
             .join(', ') +
           ' req/s',
       );
     }
-    const [bareRuns, adapterRuns, interceptorRuns, fullRuns, baselineRuns] = runs;
-    const results = runs.map(median);
-    printTable(results);
-    // Each round measures every target back to back; the median of the per-round ratios is
-    // the figure least moved by drift on a shared machine.
-    const ratios = perRoundRatios(fullRuns, bareRuns);
-    const ratio = ratios[Math.floor(ratios.length / 2)];
-    const interceptorRatios = perRoundRatios(interceptorRuns, adapterRuns);
-    console.log(
-      `\nper-round full/bare ratios: ${ratios.map((r) => `${(r * 100).toFixed(1)}%`).join(', ')}`,
-    );
-    console.log(
-      `full pipeline / bare route: ${(ratio * 100).toFixed(1)}% of the bare route's req/s (median of rounds; target ≥ 35%)`,
-    );
-    if (baselineRuns) {
-      const baseRatios = perRoundRatios(baselineRuns, bareRuns);
-      const diffs = fullRuns
-        .map(
-          (x, i) =>
-            (x.requestsPerSec - baselineRuns[i].requestsPerSec) / bareRuns[i].requestsPerSec,
-        )
-        .sort((a, b) => a - b);
+    // With BENCH_CPU_PROFILE, one more load of each of this build's API targets under the
+    // profiler, outside the figures (sampling costs the profiled process CPU).
+    if (process.env.BENCH_CPU_PROFILE) {
+      for (const t of ours) {
+        await load(t.name, t.url, t.headers, SECONDS, CONNECTIONS, 1, profiling.window(api));
+      }
+      for (const t of theirs) {
+        await load(t.name, t.url, t.headers, SECONDS, CONNECTIONS, 1, profiling.window(baseline!));
+      }
+    }
+    printTable(targets.map((t) => median(runs.get(t)!)));
+
+    const bare = runs.get(bareTargets[0])!;
+    console.log('');
+    for (const t of ours) {
+      const mine = runs.get(t)!;
+      const ratios = perRoundRatios(mine, bare);
+      const cpu = median(mine).cpuMs;
+      const bareCpu = median(bare).cpuMs;
       console.log(
-        `baseline build / bare route: ${pct(baseRatios[Math.floor(baseRatios.length / 2)])} ` +
-          `(per round: ${baseRatios.map(pct).join(', ')}); ` +
-          `this build minus baseline, in bare-route ratio points per round: ${diffs
-            .map((d) => (d * 100).toFixed(1))
-            .join(', ')} (median ${(median1(diffs) * 100).toFixed(1)})`,
+        `${t.name} / bare route: ${pct(median1(ratios))} of its req/s (median of per-round ratios ${ratios.map(pct).join(', ')}); ` +
+          `server CPU per request ${cpu} ms against the bare route's ${bareCpu} ms (bare / this: ${cpu && bareCpu ? pct(bareCpu / cpu) : '—'}, the req/s ratio of two CPU-bound processes)`,
       );
     }
+    theirs.forEach((t, i) => {
+      const base = runs.get(t)!;
+      const mine = runs.get(ours[i])!;
+      const points = mine
+        .map((x, r) => (x.requestsPerSec - base[r].requestsPerSec) / bare[r].requestsPerSec)
+        .sort((a, b) => a - b);
+      const cpu = mine
+        .map((x, r) => ((x.cpuMs ?? 0) - (base[r].cpuMs ?? 0)) / (base[r].cpuMs ?? 1))
+        .sort((a, b) => a - b);
+      console.log(
+        `${ours[i].name}, this build against the baseline build: ${pct(median1(perRoundRatios(base, bare)))} of the bare route for the baseline; ` +
+          `difference per round in bare-route points ${points.map((d) => (d * 100).toFixed(1)).join(', ')} (median ${(median1(points) * 100).toFixed(1)}); ` +
+          `server CPU per request ${cpu.map(pct).join(', ')} (median ${pct(median1(cpu))})`,
+      );
+    });
+    const [, adapterRuns, interceptorRuns] = bareTargets.map((t) => runs.get(t)!);
     console.log(
-      `envelope interceptor / envelope in the adapter (bare routes): ${pct(median1(interceptorRatios))} ` +
-        `(per round: ${interceptorRatios.map(pct).join(', ')}); ` +
-        `adapter envelope / no envelope: ${pct(median1(perRoundRatios(adapterRuns, bareRuns)))}`,
+      `envelope interceptor / envelope in the adapter (bare routes): ${pct(median1(perRoundRatios(interceptorRuns, adapterRuns)))}; ` +
+        `adapter envelope / no envelope: ${pct(median1(perRoundRatios(adapterRuns, bare)))}`,
     );
     console.log(
       `median of ${ROUNDS} alternating rounds of ${SECONDS} s per target, ${CONNECTIONS} connections, API log level ${env.LOG_LEVEL}, ` +
         (pinned
           ? 'servers pinned to CPU 0 and the load generator to the last CPU'
-          : 'no CPU pinning'),
+          : 'no CPU pinning') +
+        '. Targets: GET /usage ≥ 50% and rank keywords ≥ 25% of the bare route.',
     );
-    if (results.some((r) => r.errors > 0 || (r.name.includes('full pipeline') && r.non2xx > 0))) {
+    const all = [...runs.values()].flat();
+    if (all.some((r) => r.errors > 0 || (!r.name.startsWith('bare') && r.non2xx > 0))) {
       console.error('Some requests failed: the figures are not valid.');
       process.exitCode = 1;
     }

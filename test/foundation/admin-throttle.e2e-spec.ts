@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type Redis from 'ioredis';
-import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle, REDIS } from '@app/database';
+import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle, REDIS } from '@app/redis';
 import { AdminClient } from '../helpers/fixtures';
 import { ADMIN_TOKEN, createTestApp, TestApp } from '../helpers/test-app';
 

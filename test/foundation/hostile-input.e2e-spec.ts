@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { accessLog, extractKey, type ApiRequest } from '@app/gateway';
+import { requestLifecycle, extractKey, type ApiRequest } from '@app/gateway';
 import { AdminClient, bearer } from '../helpers/fixtures';
 import { ProbeModule } from '../helpers/probe.module';
 import { createTestApp, TestApp } from '../helpers/test-app';
@@ -208,7 +208,7 @@ describe('Access log: the API key never appears in clear, whatever the spelling 
   // The real access-log middleware over Express's own query parser, and a route that reads
   // the key exactly as the auth guard does.
   const app = express();
-  app.use(accessLog(pino({ level: 'info' }, sink)) as unknown as express.RequestHandler);
+  app.use(requestLifecycle(pino({ level: 'info' }, sink)) as unknown as express.RequestHandler);
   app.get('/api/v1/usage', (req, res) => {
     res.json({ key_seen: extractKey(req as unknown as ApiRequest) === key });
   });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import Redis from 'ioredis';
-import { ADMIN_AUTH_FAILURES_PER_IP } from '@app/database';
+import { ADMIN_AUTH_FAILURES_PER_IP } from '@app/redis';
 import { ApiError } from '@app/core';
 import { refusalReason } from '@app/gateway';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';

@@ -5,10 +5,9 @@ import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import {
   EnvelopeExpressAdapter,
   JSON_MEDIA_TYPES,
-  accessLog,
   bodyBounds,
   jsonBodiesOnly,
-  requestIdMiddleware,
+  requestLifecycle,
 } from '@app/gateway';
 import { rootLoggerFor } from '@app/logging';
 import { httpMetrics } from './ops/http-metrics';
@@ -52,10 +51,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Every body carries meta.timestamp and meta.request_id, so an ETag could never match:
   // hashing each response body would be pure cost.
   app.set('etag', false);
-  // Request duration by route template (docs/operations.md): first, so it times everything.
-  app.use(httpMetrics());
-  app.use(requestIdMiddleware);
-  app.use(accessLog(rootLoggerFor(app.get<AppConfig>(APP_CONFIG))));
+  // First, so it times everything: the request id, then at close the request-duration
+  // histogram by route template (docs/operations.md) and the access-log line.
+  app.use(requestLifecycle(rootLoggerFor(app.get<AppConfig>(APP_CONFIG)), [httpMetrics()]));
   // Permissive CORS for the key-authenticated API (the spec requires it); none at all for
   // the cookie-authenticated account area and OAuth endpoints (docs/account-sessions.md).
   app.enableCors((req: { url?: string }, callback) =>

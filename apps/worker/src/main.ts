@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import Redis from 'ioredis';
 import { ConfigError, loadConfig } from '@app/core';
-import { REDIS, Sql, redisTargetLabel } from '@app/database';
+import { Sql } from '@app/database';
+import { REDIS, redisTargetLabel } from '@app/redis';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {

@@ -16,7 +16,7 @@ import {
   metricsRegistry,
   sampleQueueDepths,
 } from '@app/core';
-import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle } from '@app/database';
+import { ADMIN_AUTH_FAILURES_PER_IP, AdminAuthThrottle } from '@app/redis';
 import { bullRootOptions } from '@app/site-audit';
 
 /**

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { BillingModule } from '@app/billing';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -14,7 +13,6 @@ import { UsersService } from './users.service';
 
 /** Accounts, their API keys (the authentication lookup included), users and sessions. */
 @Module({
-  imports: [BillingModule],
   providers: [
     AccountsRepository,
     AccountsService,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountEntity, PlanName, Sql } from '@app/database';
+import { AccountEntity, Sql } from '@app/database';
+import { PlanName } from '@app/plans';
 
 /** The statements of accounts: TypeORM for plain CRUD, one raw statement for the update. */
 @Injectable()

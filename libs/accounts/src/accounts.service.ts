@@ -1,33 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@app/core';
-import { AccountEntity, PlanName } from '@app/database';
-import {
-  CallMeterService,
-  FeatureQuotaService,
-  Limits,
-  hasApiAccess,
-  resolveLimits,
-} from '@app/billing';
+import { AccountEntity } from '@app/database';
+import { Limits, PlanName, hasApiAccess, resolveLimits } from '@app/plans';
 import { AccountsRepository } from './accounts.repository';
 import { KeyCacheInvalidation } from './key-cache-invalidation';
 
-/** What an account has used, under the same names as its limits (plus credits). */
-export interface AccountUsage {
-  api_calls_per_month: number;
-  keyword_research_per_month: number;
-  backlinks_per_month: number;
-  site_audit_crawls_per_month: number;
-  credits: number;
-}
-
-/** Accounts: creation, lookup, plan and override changes, limits in force and usage. */
+/**
+ * Accounts: creation, lookup, plan and override changes, limits in force. What an account
+ * has used is counted by billing (UsageService in the API puts it together).
+ */
 @Injectable()
 export class AccountsService {
   constructor(
     private readonly accounts: AccountsRepository,
-    private readonly meter: CallMeterService,
-    private readonly quotas: FeatureQuotaService,
-    private readonly clock: Clock,
     private readonly keyCache: KeyCacheInvalidation,
   ) {}
 
@@ -89,20 +73,5 @@ export class AccountsService {
 
   limitsOf(account: AccountEntity): Limits {
     return resolveLimits(account.plan, account.overrides);
-  }
-
-  async usage(account: AccountEntity): Promise<AccountUsage> {
-    const now = this.clock.now();
-    const [calls, features] = await Promise.all([
-      this.meter.used(account.id, now),
-      this.quotas.usedThisMonth(account.id, now),
-    ]);
-    return {
-      api_calls_per_month: calls,
-      keyword_research_per_month: features.keyword_research,
-      backlinks_per_month: features.backlinks,
-      site_audit_crawls_per_month: features.site_audit_crawls,
-      credits: account.credits,
-    };
   }
 }

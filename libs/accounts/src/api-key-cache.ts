@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/core';
-import type { PlanName } from '@app/database';
-import type { Limits } from '@app/billing';
+import type { Limits, PlanName } from '@app/plans';
 
 /** Who is calling: set on the request by the auth guard. */
 export interface AuthContext {

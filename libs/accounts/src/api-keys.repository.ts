@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
-import { ApiKeyEntity, PlanName, Sql, SqlScope } from '@app/database';
-import type { LimitOverrides } from '@app/billing';
+import { ApiKeyEntity, Sql, SqlScope } from '@app/database';
+import type { LimitOverrides, PlanName } from '@app/plans';
 
 /** What authentication needs of a key and its account (a join, not a table). */
 interface KeyOwnerRow {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, Clock } from '@app/core';
 import { ApiKeyEntity } from '@app/database';
-import { hasApiAccess, resolveLimits } from '@app/billing';
+import { hasApiAccess, resolveLimits } from '@app/plans';
 import { generateSecret, hashSecret, looksLikeKey } from './api-key-secret';
 import { ApiKeysRepository } from './api-keys.repository';
 import { AccountsRepository } from './accounts.repository';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { ChannelSubscription, REDIS, RedisKeys, subscribeChannel } from '@app/database';
+import { ChannelSubscription, REDIS, RedisKeys, subscribeChannel } from '@app/redis';
 import { ApiKeyCache } from './api-key-cache';
 
 /** What one message on the invalidation channel says. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/core';
-import { FailureCounter, FailureVerdict, FailureWindow, RedisKeys } from '@app/database';
+import { FailureCounter, FailureVerdict, FailureWindow, RedisKeys } from '@app/redis';
 
 /** Failed sign-ins allowed per email (lower-cased) within the window. */
 const SIGN_IN_FAILURES_PER_EMAIL = 10;

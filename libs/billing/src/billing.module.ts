@@ -10,8 +10,8 @@ import { UsageHistoryRepository } from './usage-history.repository';
 import { UsageHistoryService } from './usage-history.service';
 
 /**
- * Plans, the call meter and its usage history, credits, feature quotas and the research
- * reservations journal.
+ * The call meter and its usage history, credits, feature quotas and the research
+ * reservations journal (the plan catalogue is libs/plans).
  */
 @Module({
   providers: [

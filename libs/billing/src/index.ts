@@ -1,4 +1,3 @@
-export * from './plans';
 export * from './call-meter.service';
 export * from './credits.service';
 export * from './feature-quota.service';

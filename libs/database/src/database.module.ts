@@ -1,15 +1,18 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '@app/core';
+import { RedisModule } from '@app/redis';
 import { dataSourceOptions } from './data-source-options';
-import { RedisModule } from './redis.module';
 import { ReadSql } from './read-sql';
 import { Sql } from './sql';
 import { DependencyHealth } from './dependency-health';
 
 /**
  * PostgreSQL (TypeORM, migrations only, never synchronize), the `Sql` helper repositories run
- * statements through, `ReadSql` for the reads a hot standby may serve, and Redis. Global: connections are process-wide, like config.
+ * statements through, `ReadSql` for the reads a hot standby may serve, and DependencyHealth,
+ * which watches PostgreSQL and Redis. Redis itself is libs/redis: RedisModule is imported for
+ * DependencyHealth and exported, so that this one global module still gives every module
+ * both stores. Global: connections are process-wide, like config.
  */
 @Global()
 @Module({

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { metrics } from '@app/core';
-import { REDIS } from './redis.token';
+import { REDIS } from '@app/redis';
 
 export type Dependency = 'postgres' | 'redis';
 

@@ -2,35 +2,49 @@ import type { NextFunction, Response } from 'express';
 import type pino from 'pino';
 import { redactUrl } from '@app/logging';
 import { extractKey } from './auth.guard';
+import { assignRequestId } from './request-id';
 import type { ApiRequest } from './request-context';
 
+/** Told of every response when it closes (the request-duration histogram), with its duration in seconds. */
+export type ResponseObserver = (req: ApiRequest, res: Response, seconds: number) => void;
+
 /**
- * One structured line per request when its response closes: request id, method, URL with
- * secret query values (every spelling) and the extracted API key redacted, route, status, latency and account id. No headers are logged.
- * Health checks are not logged. (pino-http would build and serialize a child logger for
- * every request before anything is logged: about 9% of the hot path, docs/performance.md.)
+ * The first middleware: gives the request its id (X-Request-Id), and when its response
+ * closes runs the observers and writes one structured line: request id, method, URL with
+ * secret query values (every spelling) and the extracted API key redacted, route, status,
+ * latency and account id. No headers are logged; health checks are not logged. One
+ * middleware and one `close` listener for all of it: each layer and listener is paid on
+ * every request (docs/performance.md). pino-http would build and serialize a child logger
+ * for every request before anything is logged: about 9% of the hot path.
  */
-export function accessLog(logger: pino.Logger) {
+export function requestLifecycle(logger: pino.Logger, observers: readonly ResponseObserver[] = []) {
   return (req: ApiRequest, res: Response, next: NextFunction): void => {
-    const started = Date.now();
+    assignRequestId(req, res);
+    const started = process.hrtime.bigint();
     res.once('close', () => {
-      const url = req.originalUrl ?? req.url;
-      if (url.startsWith('/health/')) return;
-      const status = res.statusCode;
-      const line = {
-        req: { id: req.id, method: req.method, url: redactUrl(url, [safeKey(req)]) },
-        res: { status },
-        latency_ms: Date.now() - started,
-        account_id: req.auth?.accountId,
-        route: req.route?.path as string | undefined,
-        ...(res.writableFinished ? {} : { aborted: true }),
-      };
-      if (status >= 500) logger.error(line, 'request failed');
-      else if (status >= 400) logger.warn(line, 'request completed');
-      else logger.info(line, 'request completed');
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      for (const observe of observers) observe(req, res, seconds);
+      logLine(logger, req, res, seconds);
     });
     next();
   };
+}
+
+function logLine(logger: pino.Logger, req: ApiRequest, res: Response, seconds: number): void {
+  const url = req.originalUrl ?? req.url;
+  if (url.startsWith('/health/')) return;
+  const status = res.statusCode;
+  const line = {
+    req: { id: req.id, method: req.method, url: redactUrl(url, [safeKey(req)]) },
+    res: { status },
+    latency_ms: Math.round(seconds * 1000),
+    account_id: req.auth?.accountId,
+    route: req.route?.path as string | undefined,
+    ...(res.writableFinished ? {} : { aborted: true }),
+  };
+  if (status >= 500) logger.error(line, 'request failed');
+  else if (status >= 400) logger.warn(line, 'request completed');
+  else logger.info(line, 'request completed');
 }
 
 /** The key the auth guard reads from this request, so that it is redacted wherever it appears. */

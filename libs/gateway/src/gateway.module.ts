@@ -5,7 +5,7 @@ import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
-import { REDIS, RedisKeys } from '@app/database';
+import { REDIS, RedisKeys } from '@app/redis';
 import { AuthGuard } from './auth.guard';
 import { PlanGuard } from './plan.guard';
 import { RateLimitGuard, perMinuteLimit } from './rate-limit.guard';

@@ -1,6 +1,6 @@
 export * from './request-context';
 export * from './decorators';
-export * from './request-id.middleware';
+export * from './request-id';
 export * from './auth.guard';
 export * from './plan.guard';
 export * from './rate-limit.guard';

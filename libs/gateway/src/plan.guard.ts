@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiError } from '@app/core';
-import { hasApiAccess } from '@app/billing';
+import { hasApiAccess } from '@app/plans';
 import { ApiRequest } from './request-context';
 
 /** API access needs the Pro or Agency plan: free and starter get 403 FORBIDDEN. */

@@ -1,7 +1,7 @@
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
-import { RedisKeys } from '@app/database';
+import { RedisKeys } from '@app/redis';
 
 /**
  * Fixed-window counter in Redis, one round trip (EVALSHA) per request, shared by every

@@ -15,7 +15,7 @@ export const INTERNAL_CALLER = Symbol('seo-api.internal-caller');
 
 /** The express request as the pipeline leaves it. */
 export interface ApiRequest extends Request {
-  /** Request id (X-Request-Id), set first by the request-id middleware. */
+  /** Request id (X-Request-Id), set first by the request-lifecycle middleware (access-log.ts). */
   id: string;
   /** The caller, set by the auth guard on key-authenticated routes. */
   auth?: AuthContext;

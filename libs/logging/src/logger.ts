@@ -109,7 +109,7 @@ export function rootLoggerFor(config: AppConfig): pino.Logger {
   return rootLogger;
 }
 
-/** nestjs-pino provides Nest's logger on our root logger; request lines come from the gateway's accessLog(). */
+/** nestjs-pino provides Nest's logger on our root logger; request lines come from the gateway's requestLifecycle(). */
 export function loggerParams(config: AppConfig): Params {
   return { pinoHttp: { logger: rootLoggerFor(config) }, forRoutes: [] };
 }

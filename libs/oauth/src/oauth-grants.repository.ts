@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PlanName, Sql } from '@app/database';
+import { Sql } from '@app/database';
+import { PlanName } from '@app/plans';
 
 interface GrantRow {
   id: number;

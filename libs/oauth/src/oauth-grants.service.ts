@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, recordTimestamp } from '@app/core';
-import { hasApiAccess, resolveLimits } from '@app/billing';
+import { hasApiAccess, resolveLimits } from '@app/plans';
 import type { AuthContext } from '@app/accounts';
 import {
   InvalidGrantError,

@@ -1,5 +1,4 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { BillingModule } from '@app/billing';
 import { ClientMetadataFetcher } from './client-metadata-fetcher';
 import { OAuthClientsRepository } from './oauth-clients.repository';
 import { OAuthClientsService } from './oauth-clients.service';
@@ -18,7 +17,6 @@ export class OAuthLibraryModule {
   static register(settings: Provider): DynamicModule {
     return {
       module: OAuthLibraryModule,
-      imports: [BillingModule],
       providers: [
         settings,
         ClientMetadataFetcher,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import * as ipaddr from 'ipaddr.js';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { REDIS, RedisKeys } from '@app/database';
+import { REDIS, RedisKeys } from '@app/redis';
 
 /**
  * One round trip: the address's counter first; only a registration the address may make

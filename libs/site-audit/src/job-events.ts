@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { ChannelSubscription, REDIS, RedisKeys, subscribeChannel } from '@app/database';
+import { ChannelSubscription, REDIS, RedisKeys, subscribeChannel } from '@app/redis';
 import { isJobId } from './ids';
 
 /** Longest a publisher waits for Redis (the job row is committed already; waiters re-check anyway). */

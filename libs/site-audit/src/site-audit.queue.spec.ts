@@ -1,5 +1,5 @@
 import { loadConfig } from '@app/core';
-import { redisConnectionOptions } from '@app/database';
+import { redisConnectionOptions } from '@app/redis';
 import { bullRootOptions } from './site-audit.queue';
 
 describe('bullRootOptions (issue 22)', () => {

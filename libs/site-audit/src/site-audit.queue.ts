@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import type { ConnectionOptions, DefaultJobOptions, Queue, QueueOptions } from 'bullmq';
 import type { AppConfig } from '@app/core';
-import { redisConnectionOptions } from '@app/database';
+import { redisConnectionOptions } from '@app/redis';
 
 /**
  * Queue and job names are persisted in Redis: never rename them. Payloads carry ids only;

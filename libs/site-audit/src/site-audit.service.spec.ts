@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ApiError, ManualClock, loadConfig } from '@app/core';
 import type { AuthContext } from '@app/accounts';
-import { resolveLimits } from '@app/billing';
+import { resolveLimits } from '@app/plans';
 import { SiteAuditService } from './site-audit.service';
 import { SiteAuditQueue } from './site-audit.queue';
 

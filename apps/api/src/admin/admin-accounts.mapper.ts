@@ -1,7 +1,7 @@
 import { recordTimestamp } from '@app/core';
-import type { AccountUsage } from '@app/accounts';
-import type { Limits } from '@app/billing';
+import type { Limits } from '@app/plans';
 import type { AccountEntity } from '@app/database';
+import type { AccountUsage } from '../usage/usage.service';
 
 /**
  * An account as the admin API shows it; with `detail`, also its overrides, the limits in

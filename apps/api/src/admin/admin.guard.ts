@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, ApiError } from '@app/core';
-import { AdminAuthThrottle } from '@app/database';
+import { AdminAuthThrottle } from '@app/redis';
 
 /**
  * Admin routes: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time (both

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, Clock, WithMeta, withMeta } from '@app/core';
-import { PLANS, Reservation, ReservationsRepository } from '@app/billing';
+import { Reservation, ReservationsRepository } from '@app/billing';
+import { PLANS } from '@app/plans';
 import type { AuthContext } from '@app/accounts';
 import { BacklinkProfile } from '@app/providers';
 import { ResearchRunner } from '../research/research-runner.service';

@@ -1,6 +1,6 @@
 import { normalizeDomain } from './normalize-domain';
 import { needsCredit } from './backlinks.service';
-import { PLANS } from '@app/billing';
+import { PLANS } from '@app/plans';
 
 describe('normalizeDomain (GET /backlinks domain rule)', () => {
   it.each([

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { REDIS, Sql } from '@app/database';
+import { Sql } from '@app/database';
+import { REDIS } from '@app/redis';
 
 const CHECK_TIMEOUT_MS = 2000;
 

@@ -5,7 +5,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ApiKeysService, looksLikeKey } from '@app/accounts';
-import { hasApiAccess } from '@app/billing';
+import { hasApiAccess } from '@app/plans';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { ApiRequest, Public } from '@app/gateway';
 import { createToolServer } from '@app/mcp-tools';

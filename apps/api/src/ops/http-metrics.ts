@@ -1,12 +1,14 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import { metrics } from '@app/core';
+import type { ResponseObserver } from '@app/gateway';
 
 /**
  * `http_request_duration_seconds{route,method,status}` for every request, observed when the
  * response closes. `route` is the matched route template (Express `req.baseUrl` + `req.route.path`,
- * e.g. `/api/v1/jobs/:job_id`), or `unmatched`: never the raw URL. No await on the request path.
+ * e.g. `/api/v1/jobs/:job_id`), or `unmatched`: never the raw URL. Observed on the request-lifecycle middleware's `close`
+ * listener (gateway access-log.ts), which times every request from its start.
  */
-export function httpMetrics() {
+export function httpMetrics(): ResponseObserver {
   // One labelled child per (route, method, status), kept: prom-client would otherwise hash
   // the label set on every observation. Bounded like the labels themselves.
   const children = new Map<string, { observe(value: number): void }>();
@@ -19,13 +21,8 @@ export function httpMetrics() {
     }
     return found;
   };
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const started = process.hrtime.bigint();
-    res.once('close', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      child(routeTemplate(req), req.method, res.statusCode).observe(seconds);
-    });
-    next();
+  return (req, res, seconds) => {
+    child(routeTemplate(req), req.method, res.statusCode).observe(seconds);
   };
 }
 

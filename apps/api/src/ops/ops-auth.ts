@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, ApiError, AppConfig, Clock } from '@app/core';
-import { AdminAuthThrottle } from '@app/database';
+import { AdminAuthThrottle } from '@app/redis';
 
 /** The operator-page cookie: HttpOnly, SameSite=Strict, Path=/admin, one hour. */
 const OPS_COOKIE = 'ops_session';

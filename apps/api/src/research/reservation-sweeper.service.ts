@@ -6,7 +6,8 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
-import { PLANS, ReservationsRepository } from '@app/billing';
+import { ReservationsRepository } from '@app/billing';
+import { PLANS } from '@app/plans';
 import { ResearchCacheRepository } from './research-cache.repository';
 import { staleReservationMs } from './research-deadlines';
 

@@ -1,9 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, monthStart, nextMonthStart, plainDate } from '@app/core';
-import { AccountUsage, AccountsService } from '@app/accounts';
-import type { Limits } from '@app/billing';
-import type { AccountEntity, PlanName } from '@app/database';
+import { AccountsService } from '@app/accounts';
+import { CallMeterService, FeatureQuotaService } from '@app/billing';
+import type { AccountEntity } from '@app/database';
+import type { Limits, PlanName } from '@app/plans';
 import { SiteAuditJobsService } from '@app/site-audit';
+
+/** What an account has used, under the same names as its limits (plus credits). */
+export interface AccountUsage {
+  api_calls_per_month: number;
+  keyword_research_per_month: number;
+  backlinks_per_month: number;
+  site_audit_crawls_per_month: number;
+  credits: number;
+}
 
 /** The data of GET /api/v1/usage (and the first members of GET /account/v1/usage). */
 export interface UsageRecord {
@@ -42,21 +52,40 @@ export class UsageService {
   constructor(
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
+    private readonly meter: CallMeterService,
+    private readonly quotas: FeatureQuotaService,
     private readonly siteAuditJobs: SiteAuditJobsService,
   ) {}
 
   /**
    * What an account has used, each under the name of its limit: calls and feature quotas
-   * this month, credits (AccountsService), and the rolling page budget (the site-audit jobs).
+   * this month (billing's meter and quotas), credits (the account), and the rolling page
+   * budget (the site-audit jobs).
    */
   async usedBy(
     account: AccountEntity,
   ): Promise<AccountUsage & { site_audit_rolling_page_budget: number }> {
     const [used, pages] = await Promise.all([
-      this.accounts.usage(account),
+      this.usage(account),
       this.siteAuditJobs.pagesUsed(account.id, this.clock.now()),
     ]);
     return { ...used, site_audit_rolling_page_budget: pages };
+  }
+
+  /** Calls and feature quotas used this month, and the credit balance. */
+  private async usage(account: AccountEntity): Promise<AccountUsage> {
+    const now = this.clock.now();
+    const [calls, features] = await Promise.all([
+      this.meter.used(account.id, now),
+      this.quotas.usedThisMonth(account.id, now),
+    ]);
+    return {
+      api_calls_per_month: calls,
+      keyword_research_per_month: features.keyword_research,
+      backlinks_per_month: features.backlinks,
+      site_audit_crawls_per_month: features.site_audit_crawls,
+      credits: account.credits,
+    };
   }
 
   /** Calls used of this month's allowance and the reset date; `period_start` for meta. */

@@ -6,8 +6,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-
-export type PlanName = 'free' | 'starter' | 'pro' | 'agency';
+import type { PlanName } from '@app/plans';
 
 /** A customer account. Schema: migration 1763700000000 (foundation). */
 @Entity({ name: 'accounts' })

@@ -12,8 +12,7 @@ import {
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
-import { PlanName } from '@app/database';
-import { PLAN_NAMES } from '@app/billing';
+import { PLAN_NAMES, PlanName } from '@app/plans';
 import { Required, Rules, Text } from '@app/gateway';
 
 const MAX_LIMIT = 1_000_000_000;

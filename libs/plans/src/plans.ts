@@ -1,4 +1,5 @@
-import { PlanName } from '@app/database';
+/** The plans an account can be on: what `accounts.plan` holds (its check constraint lists them). */
+export type PlanName = 'free' | 'starter' | 'pro' | 'agency';
 
 /**
  * Every limit an account can have. The names are public (admin `limits`, `usage` and

@@ -1,0 +1,5 @@
+export * from './redis.module';
+export * from './redis-connection';
+export * from './redis-subscription';
+export * from './failure-window';
+export * from './admin-auth-throttle';
