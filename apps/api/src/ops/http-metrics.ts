@@ -5,8 +5,9 @@ import type { ResponseObserver } from '@app/gateway';
 /**
  * `http_request_duration_seconds{route,method,status}` for every request, observed when the
  * response closes. `route` is the matched route template (Express `req.baseUrl` + `req.route.path`,
- * e.g. `/api/v1/jobs/:job_id`), or `unmatched`: never the raw URL. Observed on the request-lifecycle middleware's `close`
- * listener (gateway access-log.ts), which times every request from its start.
+ * e.g. `/api/v1/jobs/:job_id`), or `unmatched`: never the raw URL. Observed on the
+ * request-lifecycle middleware's `close` listener (gateway access-log.ts), which times every
+ * request from its start.
  */
 export function httpMetrics(): ResponseObserver {
   // One labelled child per (route, method, status), kept: prom-client would otherwise hash
