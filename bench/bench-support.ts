@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 
@@ -16,6 +16,13 @@ export interface LoadResult {
    * job's load slows a round's throughput, but hardly what each request costs the server.
    */
   cpuMs?: number;
+  /**
+   * CPU time of all PostgreSQL processes per request over the same load (ms), and of this
+   * load generator: where the rest of the machine's two cores go. A change that moves work
+   * from the API into PostgreSQL shows here.
+   */
+  dbCpuMs?: number;
+  clientCpuMs?: number;
 }
 
 /** CPU time (ms) of a process from /proc (utime + stime, clock ticks of 10 ms); 0 if gone. */
@@ -26,6 +33,32 @@ export function procCpuMs(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU time (ms) of each PostgreSQL process on the machine (server and backends), by pid. */
+export function postgresCpuMs(): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        byPid.set(Number(entry), procCpuMs(Number(entry)));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return byPid;
+}
+
+/**
+ * The PostgreSQL CPU time (ms) spent between two `postgresCpuMs()` readings: per process, so
+ * that a backend which ended or started in between (pool connections come and go) neither
+ * subtracts its whole past nor adds it.
+ */
+export function postgresCpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of postgresCpuMs()) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** True when `taskset` can pin processes to CPUs (Linux with util-linux). */
@@ -124,9 +157,14 @@ export async function load(
   if (warmupSeconds > 0) await autocannon({ url, headers, connections, duration: warmupSeconds });
   around?.start();
   const cpu0 = serverPid ? procCpuMs(serverPid) : 0;
+  const db0 = postgresCpuMs();
+  const client0 = process.cpuUsage();
   const r = await autocannon({ url, headers, connections, duration: seconds });
+  const client = process.cpuUsage(client0);
+  const db = postgresCpuSince(db0);
   const cpu1 = serverPid ? procCpuMs(serverPid) : 0;
   around?.end();
+  const perRequest = (ms: number) => Math.round((ms / r.requests.total) * 1000) / 1000;
   return {
     name,
     requestsPerSec: Math.round(r.requests.average),
@@ -134,19 +172,25 @@ export async function load(
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
-    ...(serverPid && r.requests.total > 0
-      ? { cpuMs: Math.round(((cpu1 - cpu0) / r.requests.total) * 1000) / 1000 }
+    ...(serverPid && r.requests.total > 0 ? { cpuMs: perRequest(cpu1 - cpu0) } : {}),
+    ...(r.requests.total > 0
+      ? {
+          dbCpuMs: perRequest(db),
+          clientCpuMs: perRequest((client.user + client.system) / 1000),
+        }
       : {}),
   };
 }
 
 export function printTable(rows: LoadResult[]): void {
   console.log('');
-  console.log('| target | req/s | p50 ms | p99 ms | server CPU ms / request | non-2xx | errors |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| target | req/s | p50 ms | p99 ms | server CPU ms / request | PostgreSQL CPU ms / request | load generator CPU ms / request | non-2xx | errors |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuMs ?? '—'} | ${r.non2xx} | ${r.errors} |`,
+      `| ${r.name} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.cpuMs ?? '—'} | ${r.dbCpuMs ?? '—'} | ${r.clientCpuMs ?? '—'} | ${r.non2xx} | ${r.errors} |`,
     );
   }
 }
@@ -154,13 +198,18 @@ export function printTable(rows: LoadResult[]): void {
 /** The run with the median req/s of several rounds of one target (and the median CPU per request). */
 export function median(runs: LoadResult[]): LoadResult {
   const sorted = [...runs].sort((a, b) => a.requestsPerSec - b.requestsPerSec);
-  const cpu = runs
-    .map((r) => r.cpuMs)
-    .filter((c): c is number => c !== undefined)
-    .sort((a, b) => a - b);
+  const middle = (field: 'cpuMs' | 'dbCpuMs' | 'clientCpuMs') => {
+    const xs = runs
+      .map((r) => r[field])
+      .filter((c): c is number => c !== undefined)
+      .sort((a, b) => a - b);
+    return xs.length ? { [field]: xs[Math.floor(xs.length / 2)] } : {};
+  };
   return {
     ...sorted[Math.floor(sorted.length / 2)],
-    ...(cpu.length ? { cpuMs: cpu[Math.floor(cpu.length / 2)] } : {}),
+    ...middle('cpuMs'),
+    ...middle('dbCpuMs'),
+    ...middle('clientCpuMs'),
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
     errors: runs.reduce((n, r) => n + r.errors, 0),
   };

@@ -53,6 +53,8 @@ interface Target {
 }
 
 const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
+/** The CPU one request costs the whole machine: the server, PostgreSQL and the load generator. */
+const allIn = (x: LoadResult) => (x.cpuMs ?? 0) + (x.dbCpuMs ?? 0) + (x.clientCpuMs ?? 0);
 const median1 = (xs: number[]) => xs[Math.floor(xs.length / 2)];
 
 /** a[i] / b[i] for each round, sorted (each round measures every target back to back). */
@@ -270,7 +272,8 @@ async function main(): Promise<void> {
       const bareCpu = median(bare).cpuMs;
       console.log(
         `${t.name} / bare route: ${pct(median1(ratios))} of its req/s (median of per-round ratios ${ratios.map(pct).join(', ')}); ` +
-          `server CPU per request ${cpu} ms against the bare route's ${bareCpu} ms (bare / this: ${cpu && bareCpu ? pct(bareCpu / cpu) : '—'}, the req/s ratio of two CPU-bound processes)`,
+          `server CPU per request ${cpu} ms against the bare route's ${bareCpu} ms (bare / this: ${cpu && bareCpu ? pct(bareCpu / cpu) : '—'}, the req/s ratio of two CPU-bound processes); ` +
+          `all-in CPU per request ${allIn(median(mine)).toFixed(3)} ms against the bare route's ${allIn(median(bare)).toFixed(3)} ms`,
       );
     }
     theirs.forEach((t, i) => {
@@ -279,13 +282,15 @@ async function main(): Promise<void> {
       const points = mine
         .map((x, r) => (x.requestsPerSec - base[r].requestsPerSec) / bare[r].requestsPerSec)
         .sort((a, b) => a - b);
-      const cpu = mine
-        .map((x, r) => ((x.cpuMs ?? 0) - (base[r].cpuMs ?? 0)) / (base[r].cpuMs ?? 1))
-        .sort((a, b) => a - b);
+      const change = (of: (x: LoadResult) => number) =>
+        mine.map((x, r) => (of(x) - of(base[r])) / (of(base[r]) || 1)).sort((a, b) => a - b);
+      const cpu = change((x) => x.cpuMs ?? 0);
+      const machine = change(allIn);
       console.log(
         `${ours[i].name}, this build against the baseline build: ${pct(median1(perRoundRatios(base, bare)))} of the bare route for the baseline; ` +
           `difference per round in bare-route points ${points.map((d) => (d * 100).toFixed(1)).join(', ')} (median ${(median1(points) * 100).toFixed(1)}); ` +
-          `server CPU per request ${cpu.map(pct).join(', ')} (median ${pct(median1(cpu))})`,
+          `server CPU per request ${cpu.map(pct).join(', ')} (median ${pct(median1(cpu))}); ` +
+          `all-in CPU per request (server + PostgreSQL + load generator) ${machine.map(pct).join(', ')} (median ${pct(median1(machine))})`,
       );
     });
     const [, adapterRuns, interceptorRuns] = bareTargets.map((t) => runs.get(t)!);

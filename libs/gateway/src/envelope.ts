@@ -13,7 +13,7 @@ import {
   WithMeta,
   codeOfStatus,
   isoTimestamp,
-  stringifyJson,
+  serializeJson,
 } from '@app/core';
 import { ApiRequest } from './request-context';
 
@@ -121,7 +121,7 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     // What express's res.json() + res.send() write for our bodies (no ETag, so never a 304;
     // Node drops the body of a HEAD answer), without their content-type parsing, with
     // RawJson members (pre-rendered JSON text) placed as they are.
-    const bytes = Buffer.from(stringifyJson(envelope), 'utf8');
+    const bytes = serializeJson(envelope);
     if (!response.hasHeader('Content-Type'))
       response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', bytes.length);

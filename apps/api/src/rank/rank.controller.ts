@@ -14,6 +14,7 @@ import { AuthContext } from '@app/accounts';
 import { ApiAnswer, CostGroup, CurrentAuth } from '@app/gateway';
 import { RankHistoryQueryDto, RankKeywordsQueryDto } from './rank.dto';
 import { RankRepository } from './rank.repository';
+import { RankKeywordPages } from './rank-keyword-pages';
 import { historyEntryView, keywordHeadView, trendOf } from './rank.mapper';
 import { RankHistoryAnswerSchema, RankKeywordsAnswerSchema } from './rank.schema';
 
@@ -23,6 +24,7 @@ import { RankHistoryAnswerSchema, RankKeywordsAnswerSchema } from './rank.schema
 export class RankController {
   constructor(
     private readonly repo: RankRepository,
+    private readonly pages: RankKeywordPages,
     private readonly clock: Clock,
   ) {}
 
@@ -45,10 +47,11 @@ export class RankController {
       throw ApiError.notFound('Project');
     }
     const today = plainDate(this.clock.now());
-    // Each keyword arrives as the JSON text of its entry (rendered in PostgreSQL; docs/your-data.md).
-    const keywords = await this.repo.keywordPageJson(auth.accountId, projectId, limit, today);
+    // The entries arrive as JSON rendered in PostgreSQL, or as the bytes of a kept page
+    // (docs/your-data.md, "Rank tracking").
+    const page = await this.pages.page(auth.accountId, projectId, limit, today);
     return withMeta(
-      { keywords: RawJson.array(keywords), count: keywords.length },
+      { keywords: new RawJson(page.json), count: page.count },
       { project_id: projectId, limit },
     );
   }

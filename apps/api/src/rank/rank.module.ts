@@ -3,6 +3,7 @@ import { AdminModule } from '../admin/admin.module';
 import { RankController } from './rank.controller';
 import { RankIngestionController } from './rank-ingestion.controller';
 import { RankRepository } from './rank.repository';
+import { RankKeywordPages } from './rank-keyword-pages';
 
 /**
  * Rank tracking: GET /api/v1/rank/keywords and /rank/history (your-data: counted, never
@@ -11,7 +12,7 @@ import { RankRepository } from './rank.repository';
 @Module({
   imports: [AdminModule],
   controllers: [RankController, RankIngestionController],
-  providers: [RankRepository],
+  providers: [RankRepository, RankKeywordPages],
   exports: [RankRepository],
 })
 export class RankModule {}

@@ -53,6 +53,19 @@ export interface TrackedKeywordEntryRow {
   latest_ai_overview: boolean | null;
 }
 
+/** A page of GET /rank/keywords entries (JSON texts) and the rank version it was read at. */
+export interface KeywordPage {
+  entries: string[];
+  /** null: not to be kept (see `RankRepository.keywordPage`). */
+  version: string | null;
+}
+
+/** `keywordPage`'s answer when the kept page is still current. */
+export const UNCHANGED = Symbol('unchanged');
+
+/** The account's rank version ($1), 0 before its first write (migration 1765100000000). */
+const RANK_VERSION_SQL = `COALESCE((SELECT v.version FROM rank_versions v WHERE v.account_id = $1), 0)::text`;
+
 export interface KeywordHeadRow {
   id: number;
   keyword: string;
@@ -106,25 +119,35 @@ export class RankRepository {
    * triggers of migration 1764700000000. Only rows whose stored latest lies after `today`
    * (checks posted ahead) need their latest looked up (`latestJsonBefore`): a second
    * statement, run only when the page holds such a row.
+   *
+   * `kept`: the account's rank version of a page the caller holds (migration
+   * 1765100000000). When it is still the current one, the answer is `UNCHANGED` after one
+   * primary-key read. Otherwise the page comes with the version it was read at, or a null
+   * version when it must not be kept (no keyword, or a check after today: such an entry
+   * depends on rank_checks rows, which do not bump the version). The version is read before
+   * or with the page, on the same database, so a page is never newer-labelled than it is.
    */
-  async keywordPageJson(
+  keywordPage(
     accountId: number,
     projectId: number | null,
     limit: number,
     today: string,
-  ): Promise<string[]> {
-    // A named prepared statement (parsed and planned once per connection; measured in
-    // docs/performance.md "Your-data at agency scale"), one per shape so that each keeps
-    // its own plan: with project_id the range scan starts at the project.
-    const byProject = projectId !== null;
-    const rows = await this.reads.read((sql) =>
-      sql.preparedArrays<[number, string, string, string | null]>(
-        byProject ? 'rank_keywords_json_project' : 'rank_keywords_json_account',
+    kept: string | null,
+  ): Promise<KeywordPage | typeof UNCHANGED> {
+    return this.reads.read(async (sql) => {
+      if (kept !== null && (await this.rankVersion(sql, accountId)) === kept) return UNCHANGED;
+      // A named prepared statement (parsed and planned once per connection; measured in
+      // docs/performance.md "Your-data at agency scale"), one per shape so that each keeps
+      // its own plan: with project_id the range scan starts at the project.
+      const byProject = projectId !== null;
+      const rows = await sql.preparedArrays<[number, string, string, string | null, string]>(
+        byProject ? 'rank_keywords_page_project' : 'rank_keywords_page_account',
         // The page of keywords first: an ordered range scan of tracked_keywords_account_idx
         // that stops after $3 rows (a join inside would make the planner misjudge the row count
         // and sort every keyword of the account). json_latest is null when it is after $4.
         `SELECT k.id, k.json_head, p.json_members,
-              CASE WHEN k.latest_check_date > $4::date THEN NULL ELSE k.json_latest END
+              CASE WHEN k.latest_check_date > $4::date THEN NULL ELSE k.json_latest END,
+              ${RANK_VERSION_SQL}
        FROM (
          SELECT k.id, k.account_id, k.project_id, k.latest_check_date, k.json_head, k.json_latest
          FROM tracked_keywords k
@@ -135,17 +158,29 @@ export class RankRepository {
        JOIN rank_projects p ON p.id = k.project_id AND p.account_id = k.account_id
        ORDER BY k.project_id, k.id`,
         [accountId, projectId, limit, today],
-      ),
+      );
+      const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);
+      const looked = ahead.length
+        ? await this.latestJsonBefore(sql, accountId, ahead, today)
+        : null;
+      const entries: string[] = [];
+      for (const [id, head, project, latest] of rows) {
+        const checked = latest ?? looked?.get(id);
+        // A keyword deleted between the two statements is left out.
+        if (checked !== undefined) entries.push(`{${head},${project},${checked}}`);
+      }
+      return { entries, version: rows.length > 0 && !looked ? rows[0][4] : null };
+    });
+  }
+
+  /** The account's rank version (0 until its keywords or projects are first written). */
+  private async rankVersion(sql: Sql, accountId: number): Promise<string> {
+    const [[version]] = await sql.preparedArrays<[string]>(
+      'rank_version',
+      `SELECT ${RANK_VERSION_SQL}`,
+      [accountId],
     );
-    const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);
-    const looked = ahead.length ? await this.latestJsonBefore(accountId, ahead, today) : null;
-    const page: string[] = [];
-    for (const [id, head, project, latest] of rows) {
-      const checked = latest ?? looked?.get(id);
-      // A keyword deleted between the two statements is left out.
-      if (checked !== undefined) page.push(`{${head},${project},${checked}}`);
-    }
-    return page;
+    return version;
   }
 
   /**
@@ -153,15 +188,15 @@ export class RankRepository {
    * the check before that (all null when there is none), rendered by the trigger's function.
    */
   private async latestJsonBefore(
+    sql: Sql,
     accountId: number,
     keywordIds: number[],
     today: string,
   ): Promise<Map<number, string>> {
-    const rows = await this.reads.read((sql) =>
-      sql.rows<{ id: number; json: string }>(
-        `SELECT k.id, rank_latest_json(f.check_date, f.position, f.previous_position, f.landing_page,
-                f.gsc_clicks, f.gsc_impressions, f.gsc_ctr, f.local_pack, f.featured_snippet,
-                f.ai_overview) AS json
+    const rows = await sql.rows<{ id: number; json: string }>(
+      `SELECT k.id, rank_latest_json(f.check_date, f.position, f.previous_position, f.landing_page,
+              f.gsc_clicks, f.gsc_impressions, f.gsc_ctr, f.local_pack, f.featured_snippet,
+              f.ai_overview) AS json
        FROM tracked_keywords k
        LEFT JOIN LATERAL (
          SELECT c.check_date, c.position, c.landing_page, c.gsc_clicks, c.gsc_impressions, c.gsc_ctr,
@@ -174,8 +209,7 @@ export class RankRepository {
          ORDER BY c.check_date DESC LIMIT 1
        ) f ON true
        WHERE k.account_id = $1 AND k.id = ANY($2::int[])`,
-        [accountId, keywordIds, today],
-      ),
+      [accountId, keywordIds, today],
     );
     return new Map(rows.map((r) => [r.id, r.json]));
   }

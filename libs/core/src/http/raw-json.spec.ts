@@ -1,6 +1,8 @@
-import { RawJson, stringifyJson } from './raw-json';
+import { RawJson, serializeJson } from './raw-json';
 
-describe('RawJson and stringifyJson', () => {
+const stringifyJson = (value: unknown) => serializeJson(value).toString('utf8');
+
+describe('RawJson and serializeJson', () => {
   it('places pre-rendered JSON text as it is, where the member stands', () => {
     const value = {
       success: true,
@@ -31,6 +33,15 @@ describe('RawJson and stringifyJson', () => {
 
   it('a plain JSON.stringify still gives the right value (parsed, the slow way)', () => {
     expect(JSON.stringify({ k: RawJson.array(['{"z":null}']) })).toBe('{"k":[{"z":null}]}');
+  });
+
+  it('places UTF-8 bytes as they are, beside text and multi-byte characters', () => {
+    const bytes = Buffer.from('[{"k":"café ✓"}]', 'utf8');
+    const value = { é: new RawJson(bytes), then: new RawJson('"ü"'), last: '✓' };
+    expect(
+      serializeJson(value).equals(Buffer.from('{"é":[{"k":"café ✓"}],"then":"ü","last":"✓"}')),
+    ).toBe(true);
+    expect(JSON.stringify({ k: new RawJson(Buffer.from('{"z":1}')) })).toBe('{"k":{"z":1}}');
   });
 
   it('without any RawJson it is JSON.stringify', () => {

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * JSON text rendered elsewhere (by PostgreSQL: GET /rank/keywords) placed as it is where a
- * response is serialized by `stringifyJson`, so a large answer is neither parsed into
- * objects nor serialized again. The text must be one valid JSON value; whoever builds a
- * RawJson vouches for that (the rank renderer is tested byte for byte against
- * JSON.stringify).
+ * JSON rendered elsewhere (by PostgreSQL: GET /rank/keywords) placed as it is where a
+ * response is serialized by `serializeJson`, so a large answer is neither parsed into
+ * objects nor serialized again. It is JSON text, or its UTF-8 bytes (an answer kept as the
+ * bytes it was sent as, so it is not even encoded again). It must be one valid JSON value;
+ * whoever builds a RawJson vouches for that (the rank renderer is tested byte for byte
+ * against JSON.stringify).
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly json: string | Buffer) {}
 
   /** An array of JSON texts, each one valid JSON value. */
   static array(items: readonly string[]): RawJson {
@@ -16,11 +17,11 @@ export class RawJson {
   }
 
   /**
-   * Inside `stringifyJson`: a placeholder, replaced by the text afterwards. Anywhere else
+   * Inside `serializeJson`: a placeholder, replaced by the JSON afterwards. Anywhere else
    * (a plain JSON.stringify): the parsed value, so the output is still right, only slower.
    */
   toJSON(): unknown {
-    if (!collecting) return JSON.parse(this.text);
+    if (!collecting) return JSON.parse(this.json.toString());
     collecting.push(this);
     return `${PLACEHOLDER}${collecting.length - 1}`;
   }
@@ -31,8 +32,8 @@ export class RawJson {
 const PLACEHOLDER = `\u0000raw-json:${randomBytes(16).toString('hex')}:`;
 let collecting: RawJson[] | null = null;
 
-/** JSON.stringify(value) with every RawJson inside replaced by its text. */
-export function stringifyJson(value: unknown): string {
+/** The UTF-8 bytes of JSON.stringify(value), with every RawJson inside placed as it is. */
+export function serializeJson(value: unknown): Buffer {
   const outer = collecting;
   const found: RawJson[] = [];
   collecting = found;
@@ -42,13 +43,21 @@ export function stringifyJson(value: unknown): string {
   } finally {
     collecting = outer;
   }
-  // Substituted in order of appearance (JSON.stringify visits members in order).
+  if (found.length === 0) return Buffer.from(text, 'utf8');
+  // Substituted in order of appearance (JSON.stringify visits members in order): the text
+  // between the placeholders, and each RawJson's bytes, copied once into the answer.
+  const pieces: Buffer[] = [];
   let from = 0;
   for (let i = 0; i < found.length; i++) {
     const quoted = JSON.stringify(`${PLACEHOLDER}${i}`);
     const at = text.indexOf(quoted, from);
-    text = text.slice(0, at) + found[i].text + text.slice(at + quoted.length);
-    from = at + found[i].text.length;
+    const { json } = found[i];
+    pieces.push(
+      Buffer.from(text.slice(from, at), 'utf8'),
+      typeof json === 'string' ? Buffer.from(json, 'utf8') : json,
+    );
+    from = at + quoted.length;
   }
-  return text;
+  pieces.push(Buffer.from(text.slice(from), 'utf8'));
+  return Buffer.concat(pieces);
 }

@@ -61,6 +61,12 @@ export const metrics = {
     labelNames: ['endpoint', 'result'] as const, // endpoint: backlinks | keyword_research; result: hit | miss
     registers,
   }),
+  rankPages: new Counter({
+    name: 'api_rank_keyword_pages_total',
+    help: 'GET /rank/keywords pages by where their bytes came from',
+    labelNames: ['result'] as const, // result: kept (unchanged since kept) | read (kept now) | not_kept
+    registers,
+  }),
   upstreamCalls: new Counter({
     name: 'upstream_provider_calls_total',
     help: 'Calls to the SEO data provider by endpoint and outcome',

@@ -9,7 +9,12 @@ import { JobEntity } from './job.entity';
 import { SiteAuditPageBudgetEntity } from './site-audit-page-budget.entity';
 import { AuditEntity } from './audit.entity';
 import { AuditPageEntity } from './audit-page.entity';
-import { RankCheckEntity, RankProjectEntity, TrackedKeywordEntity } from './rank.entity';
+import {
+  RankCheckEntity,
+  RankProjectEntity,
+  RankVersionEntity,
+  TrackedKeywordEntity,
+} from './rank.entity';
 import {
   GscDailyRollupEntity,
   GscMonthlyRollupEntity,
@@ -74,6 +79,7 @@ export const ENTITIES = [
   RankProjectEntity,
   TrackedKeywordEntity,
   RankCheckEntity,
+  RankVersionEntity,
   GscPropertyEntity,
   GscRowEntity,
   GscDailyRollupEntity,

@@ -140,3 +140,17 @@ export const SERP_FEATURES = [
   'sitelinks',
 ] as const;
 export type SerpFeature = (typeof SERP_FEATURES)[number];
+
+/**
+ * The version of an account's rank answers: bumped once by each transaction that writes its
+ * tracked keywords or projects (deferred triggers; migration 1765100000000). No row: never
+ * written since.
+ */
+@Entity({ name: 'rank_versions' })
+export class RankVersionEntity {
+  @ForeignKey(() => AccountEntity, { name: 'rank_versions_account_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn({ name: 'account_id', type: 'integer' })
+  accountId: number;
+  /** bigint: read as a string by the driver. */
+  @Column({ type: 'bigint' }) version: string;
+}

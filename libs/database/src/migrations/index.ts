@@ -12,6 +12,7 @@ import { RankKeywordJson1764700000000 } from './1764700000000-rank-keyword-json'
 import { OAuthClientMetadataOnce1764800000000 } from './1764800000000-oauth-client-metadata-once';
 import { WebhookSecretsAtRest1764900000000 } from './1764900000000-webhook-secrets-at-rest';
 import { UsageHistory1765000000000 } from './1765000000000-usage-history';
+import { RankVersions1765100000000 } from './1765100000000-rank-versions';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   OAuthClientMetadataOnce1764800000000,
   WebhookSecretsAtRest1764900000000,
   UsageHistory1765000000000,
+  RankVersions1765100000000,
 ];
