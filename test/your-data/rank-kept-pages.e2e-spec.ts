@@ -135,6 +135,20 @@ describe('rank keyword pages kept by the API: never older than the data', () => 
     expect((await page(one)).keywords.map((k) => k.status)).toEqual(['active', 'active', 'active']);
   });
 
+  it('an account deleted with its keywords and version row commits, and leaves no version', async () => {
+    const gone = await yd.admin.account('pro', GENEROUS);
+    const goneProject = await yd.rankProject(gone.id, 'gone.example', 'Gone');
+    await yd.keyword(goneProject, 'gone');
+    expect(await version(gone.id)).toBeGreaterThan(0);
+    await one.db.transaction(async (m) => {
+      await m.query(`UPDATE tracked_keywords SET status = 'paused' WHERE account_id = $1`, [
+        gone.id,
+      ]);
+      await m.query('DELETE FROM accounts WHERE id = $1', [gone.id]);
+    });
+    expect(await version(gone.id)).toBe(0);
+  });
+
   it('concurrent ingestion into every keyword of one account: no deadlock, one bump each', async () => {
     const before = await version(acc.id);
     const posts = Array.from({ length: 12 }, (_, i) =>

@@ -125,7 +125,7 @@ export class RankRepository {
    * primary-key read. Otherwise the page comes with the version it was read at, or a null
    * version when it must not be kept (no keyword, or a check after today: such an entry
    * depends on rank_checks rows, which do not bump the version). The version is read before
-   * or with the page, on the same database, so a page is never newer-labelled than it is.
+   * or with the page, on the same database, so a label is never newer than its page.
    */
   keywordPage(
     accountId: number,

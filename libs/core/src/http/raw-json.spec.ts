@@ -6,7 +6,7 @@ describe('RawJson and serializeJson', () => {
   it('places pre-rendered JSON text as it is, where the member stands', () => {
     const value = {
       success: true,
-      data: { keywords: RawJson.array(['{"a":1}', '{"b":"x\\"y"}']), count: 2 },
+      data: { keywords: new RawJson('[{"a":1},{"b":"x\\"y"}]'), count: 2 },
       meta: { note: 'after' },
     };
     const text = stringifyJson(value);
@@ -21,7 +21,7 @@ describe('RawJson and serializeJson', () => {
   });
 
   it('several raw members, in arrays and objects, and an empty array', () => {
-    const text = stringifyJson([new RawJson('1'), { x: RawJson.array([]), y: new RawJson('"s"') }]);
+    const text = stringifyJson([new RawJson('1'), { x: new RawJson('[]'), y: new RawJson('"s"') }]);
     expect(text).toBe('[1,{"x":[],"y":"s"}]');
   });
 
@@ -32,7 +32,7 @@ describe('RawJson and serializeJson', () => {
   });
 
   it('a plain JSON.stringify still gives the right value (parsed, the slow way)', () => {
-    expect(JSON.stringify({ k: RawJson.array(['{"z":null}']) })).toBe('{"k":[{"z":null}]}');
+    expect(JSON.stringify({ k: new RawJson('[{"z":null}]') })).toBe('{"k":[{"z":null}]}');
   });
 
   it('places UTF-8 bytes as they are, beside text and multi-byte characters', () => {

@@ -11,11 +11,6 @@ import { randomBytes } from 'node:crypto';
 export class RawJson {
   constructor(readonly json: string | Buffer) {}
 
-  /** An array of JSON texts, each one valid JSON value. */
-  static array(items: readonly string[]): RawJson {
-    return new RawJson(`[${items.join(',')}]`);
-  }
-
   /**
    * Inside `serializeJson`: a placeholder, replaced by the JSON afterwards. Anywhere else
    * (a plain JSON.stringify): the parsed value, so the output is still right, only slower.

@@ -153,4 +153,6 @@ export class RankVersionEntity {
   accountId: number;
   /** bigint: read as a string by the driver. */
   @Column({ type: 'bigint' }) version: string;
+  /** The 64-bit id of the transaction that bumped it last (one bump per transaction). */
+  @Column({ name: 'bumped_by', type: 'bigint' }) bumpedBy: string;
 }

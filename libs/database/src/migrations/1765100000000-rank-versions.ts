@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The version of an account's rank answers (docs/your-data.md, "Answers kept by the API"):
+ * The version of an account's rank answers (docs/your-data.md, "Pages kept by the API"):
  * `rank_versions.version` is bumped once by every transaction that inserts, updates or
  * deletes a tracked keyword or a rank project of the account. GET /rank/keywords keeps the
  * bytes of recent pages in the API process and serves them again only while this number is
@@ -11,9 +11,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * transaction, so the version row is locked only for the commit itself and never before a
  * keyword or project row lock (no lock-order deadlock between two writers of one account).
  * The answer and its version commit together: a reader never sees one without the other.
- * A transaction-local setting makes the bump once per account per transaction, however many
- * rows it writes. An account deleted in the same transaction gets no row (the cascade removes
- * it otherwise).
+ * The bump is once per account per transaction, however many rows it writes: the row keeps
+ * the 64-bit id of the transaction that bumped it last (`bumped_by`). A transaction-local
+ * setting would do the same, but PostgreSQL 15 keeps every custom setting name a session has
+ * used, one per account, in an array it re-sorts on each new name. An account deleted in the
+ * same transaction gets no row (the cascade removes it otherwise).
  */
 export class RankVersions1765100000000 implements MigrationInterface {
   name = 'RankVersions1765100000000';
@@ -23,18 +25,25 @@ export class RankVersions1765100000000 implements MigrationInterface {
       CREATE TABLE rank_versions (
         account_id integer PRIMARY KEY,
         version    bigint NOT NULL,
+        bumped_by  bigint NOT NULL,
         CONSTRAINT rank_versions_account_id_fkey FOREIGN KEY (account_id)
           REFERENCES accounts(id) ON DELETE CASCADE
       )`);
+    // Already bumped by this transaction: bumped_by is its 64-bit id (never reused, unlike
+    // the 32-bit xmin).
     await q.query(`
       CREATE FUNCTION rank_versions_bump_account(acc integer) RETURNS void
         LANGUAGE plpgsql AS $$
       BEGIN
-        IF current_setting('rank_versions.bumped_' || acc, true) = 'y' THEN RETURN; END IF;
-        INSERT INTO rank_versions AS v (account_id, version)
-          SELECT acc, 1 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = acc)
-        ON CONFLICT (account_id) DO UPDATE SET version = v.version + 1;
-        PERFORM set_config('rank_versions.bumped_' || acc, 'y', true);
+        IF EXISTS (SELECT 1 FROM rank_versions
+                   WHERE account_id = acc AND bumped_by = pg_current_xact_id()::text::bigint) THEN
+          RETURN;
+        END IF;
+        INSERT INTO rank_versions AS v (account_id, version, bumped_by)
+          SELECT acc, 1, pg_current_xact_id()::text::bigint
+          WHERE EXISTS (SELECT 1 FROM accounts WHERE id = acc)
+        ON CONFLICT (account_id) DO UPDATE
+          SET version = v.version + 1, bumped_by = EXCLUDED.bumped_by;
       END $$`);
     await q.query(`
       CREATE FUNCTION rank_versions_bump() RETURNS trigger
