@@ -185,6 +185,37 @@ async function checkSentinels(list) {
   );
 }
 
+/**
+ * Redis's maxmemory-policy at `t`: `CONFIG GET`, else `INFO memory` (managed Redis disables
+ * CONFIG); null when neither answers it (e.g. a password is needed: the API checks it then).
+ */
+async function memoryPolicy(t) {
+  const config = await ask(t, ['CONFIG', 'GET', 'maxmemory-policy']);
+  if (config && Array.isArray(config.value) && config.value.length >= 2) {
+    return String(config.value[1]).toLowerCase();
+  }
+  const info = await ask(t, ['INFO', 'memory']);
+  const m = info && typeof info.value === 'string' && /^maxmemory_policy:(\S+)/m.exec(info.value);
+  return m ? m[1].toLowerCase() : null;
+}
+
+/**
+ * A Redis that evicts keys (any maxmemory-policy but noeviction) breaks the per-minute limits,
+ * the research locks and the site-audit queue when it fills up: a problem with
+ * NODE_ENV=production (the API and the worker refuse to start then), a warning otherwise.
+ */
+async function checkMemoryPolicy(t) {
+  const policy = await memoryPolicy(t);
+  if (!policy || policy === 'noeviction') return null;
+  const message =
+    `Redis at ${t.host}:${t.port} has maxmemory-policy ${policy}: when full it evicts keys ` +
+    '(per-minute limits, research locks, queued site audits). Set maxmemory-policy noeviction ' +
+    '(redis.conf, or `redis-cli CONFIG SET maxmemory-policy noeviction`).';
+  if (process.env.NODE_ENV === 'production') return message;
+  console.warn(`Warning: ${message}`);
+  return null;
+}
+
 /** The problems, one line each (empty when both answer). */
 async function checkDependencies() {
   const sentinels = (process.env.REDIS_SENTINELS || '').trim();
@@ -197,7 +228,7 @@ async function checkDependencies() {
       if (s.sentinels) return checkSentinels(s.sentinels);
       const t = s.target();
       if (t.invalid) return `${s.env} is not a valid URL.`;
-      if (await reachable(t)) return null;
+      if (await reachable(t)) return s.env === 'REDIS_URL' ? checkMemoryPolicy(t) : null;
       return (
         `${s.name} is not reachable at ${t.host}:${t.port} (${s.env}). Start it with ` +
         `\`docker compose up -d postgres redis\`, or locally: \`${s.local}\`.`

@@ -20,6 +20,7 @@ import { McpModule } from './mcp/mcp.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OpsModule } from './ops/ops.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { RedisMemoryPolicyWatch } from '@app/redis';
 
 /** Public and admin HTTP API. Resource modules are listed last. */
 @Module({
@@ -46,5 +47,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     McpModule,
     OAuthModule,
   ],
+  // Redis's maxmemory-policy: refused at start-up in production unless noeviction, then
+  // re-read every minute (docs/reliability.md, "Redis memory policy").
+  providers: [RedisMemoryPolicyWatch],
 })
 export class ApiModule {}

@@ -4,11 +4,13 @@ import { Logger } from 'nestjs-pino';
 import Redis from 'ioredis';
 import { ConfigError, loadConfig } from '@app/core';
 import { Sql } from '@app/database';
-import { REDIS, redisTargetLabel } from '@app/redis';
+import { REDIS, redisTargetLabel, refuseEvictingRedis } from '@app/redis';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig(); // fail fast with a message naming the bad variable
+  // Production: a Redis that evicts keys is refused before any job is taken.
+  await refuseEvictingRedis(config);
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   const logger = app.get(Logger);
   app.useLogger(logger);

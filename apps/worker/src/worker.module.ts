@@ -7,6 +7,7 @@ import {
 import { CoreModule } from '@app/core';
 import { DatabaseModule, GscPartitionRepository } from '@app/database';
 import { LoggingModule } from '@app/logging';
+import { RedisMemoryPolicyWatch } from '@app/redis';
 import { OAuthClientPurgeService, OAuthClientsRepository } from '@app/oauth';
 import { AuditSweeperService, SiteAuditModule, WebhookSweeperService } from '@app/site-audit';
 import { SiteAuditProcessor } from './site-audit.processor';
@@ -38,6 +39,7 @@ import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor'
     UsageHistoryRepository,
     UsageEventsRollupService,
     UsageHistoryRetentionService,
+    RedisMemoryPolicyWatch, // refuses to start in production unless Redis is noeviction
   ],
 })
 export class WorkerModule {}

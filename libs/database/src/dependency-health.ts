@@ -59,6 +59,27 @@ export function unreachableDependency(err: unknown, depth = 0): Dependency | nul
   );
 }
 
+/**
+ * Redis's refusal of a write at maxmemory under maxmemory-policy noeviction ("OOM command not
+ * allowed when used memory > 'maxmemory'."), also when a script's first write is refused.
+ */
+const REDIS_OOM = /\bOOM command not allowed\b/;
+/** At most one "Redis refuses writes" log line per this interval (the rest are counted). */
+const REDIS_FULL_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * Whether an error is Redis refusing a write because it is full (maxmemory reached with
+ * noeviction). Not an outage (Redis answers, reads work) but no request that needs a write
+ * can be served: the per-minute limit fails closed, a lock or an enqueue is refused. Looks
+ * through `cause` chains like unreachableDependency.
+ */
+export function redisOutOfMemory(err: unknown, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 4) return false;
+  const e = err as { message?: unknown; cause?: unknown };
+  if (typeof e.message === 'string' && REDIS_OOM.test(e.message)) return true;
+  return redisOutOfMemory(e.cause, depth + 1);
+}
+
 interface State {
   down: boolean;
   since: number;
@@ -83,6 +104,8 @@ export class DependencyHealth implements OnApplicationShutdown {
     redis: { down: false, since: 0, failedRequests: 0, probing: false },
   };
   private closing = false;
+  /** Redis refusing writes (OOM): when the last line was logged, and refusals since. */
+  private redisFull = { loggedAt: 0, refusedSinceLog: 0 };
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -101,11 +124,17 @@ export class DependencyHealth implements OnApplicationShutdown {
 
   /**
    * A request failed with `err`: when it says a dependency is unreachable, counts it (and
-   * marks the dependency down) and answers which one; else null.
+   * marks the dependency down) and answers which one; when it is Redis refusing a write at
+   * maxmemory, counts it (`redis_oom_refusals_total`, one log line a minute at most) and
+   * answers 'redis' without marking it down (it still answers); else null.
    */
   requestFailed(err: unknown): Dependency | null {
     const dependency = unreachableDependency(err);
-    if (!dependency) return null;
+    if (!dependency) {
+      if (!redisOutOfMemory(err)) return null;
+      this.redisRefusedWrite(err);
+      return 'redis';
+    }
     this.markDown(dependency, err);
     this.states[dependency].failedRequests++;
     return dependency;
@@ -124,6 +153,21 @@ export class DependencyHealth implements OnApplicationShutdown {
     );
     state.probe = setInterval(() => void this.probe(dependency), DEPENDENCY_PROBE_INTERVAL_MS);
     state.probe.unref();
+  }
+
+  /** One line when Redis starts refusing writes, then at most one a minute with the count. */
+  private redisRefusedWrite(err: unknown): void {
+    metrics.redisOomRefusals.inc();
+    const full = this.redisFull;
+    full.refusedSinceLog++;
+    const now = Date.now();
+    if (now - full.loggedAt < REDIS_FULL_LOG_INTERVAL_MS) return;
+    this.logger.error(
+      { dependency: 'redis', reason: describe(err), refused_requests: full.refusedSinceLog },
+      'Redis refuses writes: maxmemory reached (answering 500 SERVER_ERROR with Retry-After); free memory or raise maxmemory',
+    );
+    full.loggedAt = now;
+    full.refusedSinceLog = 0;
   }
 
   markUp(dependency: Dependency): void {

@@ -3,3 +3,4 @@ export * from './redis-connection';
 export * from './redis-subscription';
 export * from './failure-window';
 export * from './admin-auth-throttle';
+export * from './redis-memory-policy';

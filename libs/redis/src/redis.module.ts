@@ -5,6 +5,7 @@ import { AdminAuthThrottle } from './admin-auth-throttle';
 import { FailureWindow } from './failure-window';
 import { RedisConnectionOptions, redisConnectionOptions } from './redis-connection';
 import { RedisKeys } from './redis-keys';
+import { RedisMemoryPolicy } from './redis-memory-policy';
 import { REDIS } from './redis.token';
 
 export { REDIS, RedisKeys };
@@ -62,7 +63,8 @@ export function createRedis(
     RedisCloser,
     FailureWindow,
     AdminAuthThrottle,
+    RedisMemoryPolicy,
   ],
-  exports: [REDIS, RedisKeys, FailureWindow, AdminAuthThrottle],
+  exports: [REDIS, RedisKeys, FailureWindow, AdminAuthThrottle, RedisMemoryPolicy],
 })
 export class RedisModule {}

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ApiError, ManualClock, loadConfig } from '@app/core';
 import type { AuthContext } from '@app/accounts';
+import { redisOutOfMemory } from '@app/database';
 import { resolveLimits } from '@app/plans';
 import { SiteAuditService } from './site-audit.service';
 import { SiteAuditQueue } from './site-audit.queue';
@@ -62,6 +63,30 @@ describe('SiteAuditService: reservations are given back on every failure path', 
       { refund: true, pagesUsed: 0 },
       expect.any(Date),
     );
+  });
+
+  it('Redis full (OOM, noeviction): ENQUEUE_FAILED with refund, 500 SERVER_ERROR + Retry-After whose cause the filter reads as Redis refusing writes, no error line', async () => {
+    const oom = Object.assign(
+      new Error("OOM command not allowed when used memory > 'maxmemory'."),
+      { name: 'ReplyError' },
+    );
+    const { svc, jobs } = service({ add: jest.fn().mockRejectedValue(oom) });
+    const logged = jest.spyOn(Logger.prototype, 'error');
+    try {
+      const err = (await svc.start(auth, body, 'req-oom').catch((e: unknown) => e)) as ApiError;
+      expect(err.code).toBe('SERVER_ERROR');
+      expect(err.headers).toEqual({ 'Retry-After': 2 });
+      expect(redisOutOfMemory(err)).toBe(true);
+      expect(jobs.failAudit).toHaveBeenCalledWith(
+        expect.stringMatching(/^job_/),
+        expect.objectContaining({ code: 'ENQUEUE_FAILED' }),
+        { refund: true, pagesUsed: 0 },
+        expect.any(Date),
+      );
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('a queue connection waiting for Redis: answered within REDIS_COMMAND_TIMEOUT_MS, SERVER_ERROR with Retry-After, refunded', async () => {

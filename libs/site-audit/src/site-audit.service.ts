@@ -10,7 +10,11 @@ import {
   withTimeout,
 } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { DEPENDENCY_RETRY_AFTER_SECONDS, unreachableDependency } from '@app/database';
+import {
+  DEPENDENCY_RETRY_AFTER_SECONDS,
+  redisOutOfMemory,
+  unreachableDependency,
+} from '@app/database';
 import { FeatureQuotaService, QuotaReservation } from '@app/billing';
 import { assertPublicHost, isCrawlError } from '@app/crawler';
 import { ENQUEUE_FAILED } from './crawl-failure';
@@ -133,7 +137,8 @@ export class SiteAuditService {
         'Command timed out (enqueue)',
       );
     } catch (err) {
-      if (!unreachableDependency(err))
+      // An outage or a full Redis (OOM) is counted and logged by DependencyHealth.
+      if (!unreachableDependency(err) && !redisOutOfMemory(err))
         this.logger.error({ err, job_id: jobId }, 'Could not enqueue the site audit; refunding');
       // Refunds the crawl count and the pages; should the enqueue land after all, the worker
       // finds the row failed and skips it.

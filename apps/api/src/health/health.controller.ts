@@ -1,14 +1,20 @@
-import { Controller, Get, HttpCode } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ApiError } from '@app/core';
+import { APP_CONFIG, ApiError, AppConfig } from '@app/core';
 import { ReadSql, StandbyStatus } from '@app/database';
 import { Public } from '@app/gateway';
+import { MemoryPolicyStatus, RedisMemoryPolicy } from '@app/redis';
 import { Readiness } from './readiness';
 
 /**
  * Liveness (the process answers) and readiness (PostgreSQL and Redis answer). No key needed.
  * Readiness also shows the read standby's state and lag (DATABASE_READ_URL); a standby that
  * is down or lagging does not make the process unready: its reads go to the primary.
+ *
+ * Readiness also shows Redis's maxmemory-policy as last read (start-up, then every minute and
+ * on each reconnection: RedisMemoryPolicyWatch), without a round trip per probe. In
+ * production an evicting policy makes the process unready (503), as it would refuse to start
+ * (docs/reliability.md, "Redis memory policy"); in development it is shown only.
  */
 @ApiExcludeController()
 @Public()
@@ -17,6 +23,8 @@ export class HealthController {
   constructor(
     private readonly readiness: Readiness,
     private readonly reads: ReadSql,
+    private readonly memoryPolicy: RedisMemoryPolicy,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('live')
@@ -30,11 +38,21 @@ export class HealthController {
     status: string;
     checks: Record<string, string>;
     standby: StandbyStatus;
+    redis_memory_policy: MemoryPolicyStatus;
   }> {
     const checks = await this.readiness.check();
+    const policy = this.memoryPolicy.status();
     if (checks.postgres !== 'ok' || checks.redis !== 'ok') {
-      throw new ApiError('SERVICE_UNAVAILABLE', 'Not ready.', { details: checks });
+      throw new ApiError('SERVICE_UNAVAILABLE', 'Not ready.', {
+        details: { ...checks, redis_memory_policy: policy.policy },
+      });
     }
-    return { status: 'ok', checks, standby: this.reads.status() };
+    const problem = this.memoryPolicy.problem();
+    if (problem && this.config.production) {
+      throw new ApiError('SERVICE_UNAVAILABLE', `Not ready. ${problem}`, {
+        details: { ...checks, redis_memory_policy: policy.policy },
+      });
+    }
+    return { status: 'ok', checks, standby: this.reads.status(), redis_memory_policy: policy };
   }
 }

@@ -126,4 +126,20 @@ export const metrics = {
     labelNames: ['dependency'] as const, // postgres | redis
     registers,
   }),
+  redisMemoryPolicy: new Gauge({
+    name: 'redis_maxmemory_policy',
+    help: "Redis's maxmemory-policy as last read by this process (1 for the current one; only noeviction keeps limits, locks and queued jobs when Redis is full)",
+    labelNames: ['policy'] as const, // noeviction | allkeys-lru | ... | other | unknown
+    registers,
+  }),
+  redisMaxmemoryBytes: new Gauge({
+    name: 'redis_maxmemory_bytes',
+    help: "Redis's maxmemory as last read by this process (0: no limit)",
+    registers,
+  }),
+  redisOomRefusals: new Counter({
+    name: 'redis_oom_refusals_total',
+    help: 'Requests answered 500 because Redis refused a write at maxmemory (OOM, maxmemory-policy noeviction)',
+    registers,
+  }),
 };
