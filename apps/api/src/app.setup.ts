@@ -41,11 +41,11 @@ const ACCOUNT_API_URL = /^\/account\/v1(\/|\?|#|$)/i;
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
- * The security headers of every answer (docs/reliability.md, "Headers and redaction"), set
+ * The security headers of every answer (docs/operations.md, "Headers and redaction"), set
  * once per request by the first middleware: `nosniff` on everything (JSON answers included),
- * HSTS only when PUBLIC_BASE_URL is https (never on http: a browser would then refuse the
- * plain-http origin), and `Cache-Control: no-store` on /account/v1. Pages add their own
- * (pageHeaders, the operator pages' in ops.setup.ts).
+ * HSTS only when PUBLIC_BASE_URL is https (never on an http deployment), and
+ * `Cache-Control: no-store` on /account/v1. Pages add their own (pageHeaders; the operator
+ * pages' opsPageHeaders in ops/library-pages.ts).
  */
 export function securityHeaders(config: AppConfig): StaticHeaders {
   const https = new URL(config.publicBaseUrl).protocol === 'https:';
