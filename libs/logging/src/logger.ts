@@ -58,8 +58,9 @@ const MAY_HOLD_SECRET = /seo|aud|%/i;
 /** A URL's parts between its separators: path segments, query names and values. */
 const URL_PART = /[^/?&;#=]+/g;
 /**
- * An API key's shape (libs/accounts: `seo_live_` + 43 base64url characters; `seo_test_` for
- * test keys), in any case and however short or long: a key pasted into a path or a value.
+ * An API key's shape (libs/accounts api-key-secret.ts: `seo_live_` + 43 base64url characters;
+ * `seo_test_` too, the test-mode prefix should one come), in any case, however short or long:
+ * a key pasted into a path or a value.
  */
 const KEY_SHAPED = /seo_(?:live|test)_/i;
 /** An audit id (`aud_` + 22 base62 characters, the only access control of its report). */
