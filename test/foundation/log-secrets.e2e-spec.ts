@@ -77,6 +77,59 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('pastes API keys into the URL path and a value, in every spelling (issue 35): never echoed', async () => {
+    const wrong = `seo_live_${randomBytes(32).toString('base64url')}`;
+    const test = `seo_test_${randomBytes(32).toString('base64url')}`;
+    secrets.push(['wrong API key in a path', wrong], ['test-shaped key in a path', test]);
+    for (const key of [account.key, wrong, test]) {
+      const spellings = [
+        key,
+        key.replace(/_/g, '%5F'),
+        key.replace(/_/g, '%255F'),
+        [...key].map((c) => `%${c.charCodeAt(0).toString(16)}`).join(''),
+      ];
+      for (const spelled of spellings)
+        for (const path of [
+          `/api/v1/usage/${spelled}`,
+          `/api/v1/${spelled}`,
+          `/${spelled}`,
+          `/api/v1/usage/x${spelled}.json`,
+          `/account/v1/${spelled}`,
+          `/reports/audits/${spelled}`,
+          `/api/v1/backlinks?domain=${spelled}`,
+        ]) {
+          for (const res of [
+            await request(base).get(path),
+            await request(base).get(path).set(bearer(account.key)),
+            // The admin token, not counted as a failure: what the admin API echoes of a path.
+            await request(base).get(`/admin/v1/accounts/${spelled}`).set(bearer(adminToken)),
+          ]) {
+            expect(res.status).toBeGreaterThanOrEqual(400);
+            expect(res.text).not.toContain(key);
+            expect(res.text).not.toContain(key.slice(9, 40));
+          }
+        }
+    }
+  });
+
+  it('opens report pages and their files by audit id, in every spelling (issue 35)', async () => {
+    const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+    const auditId = `aud_${[...randomBytes(22)].map((b) => BASE62[b % 62]).join('')}`;
+    secrets.push(['report (audit) id', auditId]);
+    for (const spelled of [auditId, auditId.replace('_', '%5F'), `%61${auditId.slice(1)}`])
+      for (const path of [
+        `/reports/audits/${spelled}`,
+        `/reports/audits/${spelled}/pages.json`,
+        `/reports/audits/${spelled}/pages.csv`,
+        `/REPORTS/AUDITS/${spelled}`,
+        `/reports/audits/${spelled}?x=1`,
+      ]) {
+        const res = await request(base).get(path);
+        expect(res.status).toBe(404);
+        expect(res.text).not.toContain(auditId);
+      }
+  });
+
   it('calls the DataForSEO provider (answers and failures) with its password', async () => {
     const res = await request(base)
       .get('/api/v1/backlinks')
@@ -178,5 +231,12 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
           leaks.push(`${kind} in ${name} output`);
     }
     expect(leaks).toEqual([]);
+    // No key-shaped value at all (a key's shown prefix is `seo_live_` and 4 characters).
+    const keyShaped = /seo(_|%5f|%255f)(live|test)(_|%5f|%255f)[A-Za-z0-9_-]{8}/gi;
+    expect(api.match(keyShaped) ?? []).toEqual([]);
+    expect(worker.match(keyShaped) ?? []).toEqual([]);
+    // An audit id is logged with its first four characters only.
+    expect(api).toContain('aud_');
+    expect(api.match(/aud_[0-9A-Za-z]{5,}/g) ?? []).toEqual([]);
   }, 30_000);
 });

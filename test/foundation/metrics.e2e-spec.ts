@@ -169,6 +169,7 @@ describe('worker GET /metrics on WORKER_METRICS_PORT (issue 15)', () => {
       await waitForHttp(`http://127.0.0.1:${port}/metrics`, 30_000);
       const denied = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(denied.status).toBe(401);
+      expect(denied.headers.get('x-content-type-options')).toBe('nosniff');
       expect(await denied.json()).toMatchObject({
         success: false,
         error: { code: 'UNAUTHORIZED' },
@@ -178,6 +179,7 @@ describe('worker GET /metrics on WORKER_METRICS_PORT (issue 15)', () => {
           headers: { Authorization: `Bearer ${token}` },
         });
         expect(ok.status).toBe(200);
+        expect(ok.headers.get('x-content-type-options')).toBe('nosniff');
         const body = await ok.text();
         expect(body).toMatch(/queue_jobs\{queue="site-audit",state="waiting"\} \d+/);
         expect(body).toContain('process_resident_memory_bytes');

@@ -72,6 +72,52 @@ const outside = (urls: string[], origin: string): string[] =>
     }
   }, 60_000);
 
+  it('/admin/queues and /admin/docs: their CSP blocks nothing they use, and no page can frame them (issue 35)', async () => {
+    const b = await openBrowser(VIEWPORTS.desktop, t.url);
+    try {
+      const refused: string[] = [];
+      b.page.on('console', (m) => {
+        if (/content security policy|refused to/i.test(m.text())) refused.push(m.text());
+      });
+      b.page.on('pageerror', (e) => refused.push(e.message));
+      await b.page.goto(`${t.url}/admin/queues?token=${encodeURIComponent(ADMIN_TOKEN())}`);
+      await b.page.getByText('site-audit').first().waitFor({ timeout: 20_000 });
+      await b.page.getByText('Loading...').first().waitFor({ state: 'hidden', timeout: 20_000 });
+      await b.page.goto(`${t.url}/admin/queues/queue/site-audit`);
+      await b.page.waitForLoadState('networkidle');
+      // Signed in by the cookie (Path=/admin), the admin reference renders and opens an operation.
+      await b.page.goto(`${t.url}/admin/docs/`);
+      await b.page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+      await b.page.locator('.opblock-summary').first().click();
+      await b.page.locator('.opblock-body').first().waitFor({ timeout: 10_000 });
+      expect(refused).toEqual([]);
+
+      // A page of the same origin (the cookie would be sent) frames both: the browser refuses.
+      const framer = `${t.url}/__framer-${Date.now()}`;
+      await b.page.route(framer, (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'text/html',
+          body: '<!doctype html><iframe src="/admin/queues"></iframe><iframe src="/admin/docs/"></iframe>',
+        }),
+      );
+      await b.page.goto(framer);
+      await b.page.waitForTimeout(1_500);
+      const framed = b.page.frames().filter((f) => f !== b.page.mainFrame());
+      expect(framed).toHaveLength(2);
+      for (const frame of framed) {
+        const text = await frame
+          .evaluate<string>('document.body ? document.body.innerText : ""')
+          .catch(() => '');
+        expect(text).not.toContain('site-audit');
+        expect(text).not.toContain('Admin API');
+      }
+      expect(refused.some((m) => /frame-ancestors|refused to (display|frame)/i.test(m))).toBe(true);
+    } finally {
+      await b.close();
+    }
+  }, 90_000);
+
   it('/docs on a phone (390 px): viewport meta, favicon and title, no sideways scroll, nothing from outside (issue 25)', async () => {
     const b = await openBrowser(VIEWPORTS.phone, t.url, { isMobile: true });
     try {

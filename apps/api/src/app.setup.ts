@@ -8,6 +8,7 @@ import {
   bodyBounds,
   jsonBodiesOnly,
   requestLifecycle,
+  StaticHeaders,
 } from '@app/gateway';
 import { rootLoggerFor } from '@app/logging';
 import { httpMetrics } from './ops/http-metrics';
@@ -34,6 +35,29 @@ const JSON_API_URL = /^\/(api|account|admin)\/v1(\/|$)/i;
 /** Cookie-authenticated paths: /account..., /oauth... (never any Access-Control-Allow-*). */
 const SESSION_AREA_URL = /^\/(account|oauth)(\/|\?|#|$)/i;
 
+/** The account area's JSON API: what it answers is one person's, never kept by a cache. */
+const ACCOUNT_API_URL = /^\/account\/v1(\/|\?|#|$)/i;
+/** HSTS: one year, subdomains too. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The security headers of every answer (docs/operations.md, "Headers and redaction"), set
+ * once per request by the first middleware: `nosniff` on everything (JSON answers included),
+ * HSTS only when PUBLIC_BASE_URL is https (never on an http deployment), and
+ * `Cache-Control: no-store` on /account/v1. Pages add their own (pageHeaders; the operator
+ * pages' opsPageHeaders in ops/library-pages.ts).
+ */
+export function securityHeaders(config: AppConfig): StaticHeaders {
+  const https = new URL(config.publicBaseUrl).protocol === 'https:';
+  return {
+    all: [
+      ['X-Content-Type-Options', 'nosniff'],
+      ...(https ? [['Strict-Transport-Security', HSTS] as const] : []),
+    ],
+    byPath: [[ACCOUNT_API_URL, [['Cache-Control', 'no-store']]]],
+  };
+}
+
 /** Everything about the HTTP app that is not a module: shared by main.ts, tests and the benchmark. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const adapter = app.getHttpAdapter();
@@ -51,9 +75,10 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Every body carries meta.timestamp and meta.request_id, so an ETag could never match:
   // hashing each response body would be pure cost.
   app.set('etag', false);
-  // First, so it times everything: the request id, then at close the request-duration
-  // histogram by route template (docs/operations.md) and the access-log line.
-  app.use(requestLifecycle(rootLoggerFor(app.get<AppConfig>(APP_CONFIG)), [httpMetrics()]));
+  // First, so it times everything: the request id and the security headers, then at close
+  // the request-duration histogram by route template (docs/operations.md) and the access-log line.
+  const config = app.get<AppConfig>(APP_CONFIG);
+  app.use(requestLifecycle(rootLoggerFor(config), [httpMetrics()], securityHeaders(config)));
   // Permissive CORS for the key-authenticated API (the spec requires it); none at all for
   // the cookie-authenticated account area and OAuth endpoints (docs/account-sessions.md).
   app.enableCors((req: { url?: string }, callback) =>

@@ -103,6 +103,7 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
       res.writeHead(200, {
         'Content-Type': metricsRegistry.contentType,
         'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
       });
       res.end(body);
     } catch (err) {
@@ -130,6 +131,10 @@ function send(
     error: { code, message },
     meta: { ...meta, timestamp: new Date().toISOString() },
   });
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+  });
   res.end(body);
 }

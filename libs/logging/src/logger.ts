@@ -16,26 +16,77 @@ const SECRET_NAMES = new Set([
 /** A parameter name after any of the separators a client or a parser might honour. */
 const PARAM_NAME = /[?&;#]([^=&;#?]*)=/g;
 
-function decodeName(raw: string): string {
-  let name = raw.replace(/\+/g, ' ');
-  // Decode repeatedly (double encoding) but boundedly; a malformed escape leaves the rest as is.
-  for (let i = 0; i < 3 && name.includes('%'); i++) {
+/** Decoded repeatedly (double encoding) but boundedly; a malformed escape leaves the rest as is. */
+function decodeRepeatedly(raw: string): string {
+  let text = raw;
+  for (let i = 0; i < 3 && text.includes('%'); i++) {
     try {
-      const next = decodeURIComponent(name);
-      if (next === name) break;
-      name = next;
+      const next = decodeURIComponent(text);
+      if (next === text) break;
+      text = next;
     } catch {
       break;
     }
   }
-  return name.replace(/\[.*$/s, '').trim().toLowerCase();
+  return text;
+}
+
+function decodeName(raw: string): string {
+  return decodeRepeatedly(raw.replace(/\+/g, ' ')).replace(/\[.*$/s, '').trim().toLowerCase();
+}
+
+/**
+ * The text with its ASCII percent-escapes decoded, three times over (`%255F` → `_`). Keys
+ * and audit ids are ASCII, and unlike decodeURIComponent this never gives up on the whole
+ * text for one malformed escape elsewhere in it.
+ */
+function asciiDecoded(raw: string): string {
+  let text = raw;
+  for (let i = 0; i < 3 && text.includes('%'); i++) {
+    text = text.replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+  }
+  return text;
+}
+
+/**
+ * What may hold a key-shaped value or an audit id, raw or percent-encoded: most URLs (no
+ * `seo`, no `aud`, no `%`) are left after this one test, so the request path pays nothing more.
+ */
+const MAY_HOLD_SECRET = /seo|aud|%/i;
+/** A URL's parts between its separators: path segments, query names and values. */
+const URL_PART = /[^/?&;#=]+/g;
+/**
+ * An API key's shape (libs/accounts api-key-secret.ts: `seo_live_` + 43 base64url characters;
+ * `seo_test_` too, the test-mode prefix should one come), in any case, however short or long:
+ * a key pasted into a path or a value.
+ */
+const KEY_SHAPED = /seo_(?:live|test)_/i;
+/** An audit id (`aud_` + 22 base62 characters, the only access control of its report). */
+const AUDIT_ID = /aud_([0-9A-Za-z]{4})[0-9A-Za-z]{18,}/g;
+
+/**
+ * A URL part (path segment, query name or value) fit for a log or a message: a part that
+ * holds a key-shaped value, raw or percent-encoded (even twice), is replaced whole; an audit
+ * id keeps its first four characters (`aud_AbCd[REDACTED]`), enough to tell reports apart.
+ */
+function redactPart(part: string): string {
+  const plain = part.includes('%') ? asciiDecoded(part) : part;
+  if (KEY_SHAPED.test(plain)) return '[REDACTED]';
+  AUDIT_ID.lastIndex = 0;
+  if (!AUDIT_ID.test(plain)) return part;
+  return plain.replace(AUDIT_ID, 'aud_$1[REDACTED]');
 }
 
 /**
  * The URL with secret query values replaced, for logs. Works on every spelling a parser
  * might read as a secret: percent-encoded names (`api%5Fkey`), array forms (`api_key[]`),
  * mixed case, and `;`, `#` or a second `?` as separators. Any value equal to one of
- * `secrets` (e.g. the key the auth guard extracted) is replaced wherever it appears.
+ * `secrets` (e.g. the key the auth guard extracted) is replaced wherever it appears. Any
+ * path segment or query part that holds a key-shaped value (`seo_live_…`, `seo_test_…`,
+ * also percent-encoded) is replaced whole, and an audit id keeps only its first four
+ * characters (`/reports/audits/aud_AbCd[REDACTED]`), so neither reaches a log or a message.
  */
 export function redactUrl(
   url: string | undefined,
@@ -65,7 +116,7 @@ export function redactUrl(
     const encoded = encodeURIComponent(secret);
     if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join('[REDACTED]');
   }
-  return out;
+  return MAY_HOLD_SECRET.test(out) ? out.replace(URL_PART, redactPart) : out;
 }
 
 let rootLogger: pino.Logger | undefined;

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, ApiError } from '@app/core';
+import { redactUrl } from '@app/logging';
 import { AdminAuthThrottle } from '@app/redis';
 
 /**
@@ -25,7 +26,7 @@ export class AdminGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     if (!this.expected) {
-      throw new ApiError('NOT_FOUND', `Unknown endpoint: ${req.method} ${req.path}`);
+      throw new ApiError('NOT_FOUND', `Unknown endpoint: ${req.method} ${redactUrl(req.path)}`);
     }
     const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
     const ok = m !== null && timingSafeEqual(digest(m[1]), this.expected);

@@ -49,6 +49,39 @@ export function amendHtml(amend: (html: string) => string, pages?: string[]): Re
   };
 }
 
+/**
+ * The CSP of the operator pages (/admin/queues, /admin/docs). Every script is this app's
+ * file, and neither page is framed (`frame-ancestors 'none'`, and X-Frame-Options for older
+ * browsers), so a same-site page cannot frame the queue board with the operator's cookie.
+ * Styles may be inline (both libraries write `<style>` elements and style attributes), and
+ * images may be `data:` (Swagger UI's icons); `base-uri 'self'`: Bull Board sets `<base>`.
+ */
+export const OPS_PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Express middleware setting the operator pages' headers on every answer below the mount
+ * point (the pages, their files, their JSON, and the 401 and 303 of the operator sign-in):
+ * the CSP above, no framing, no referrer leaving the page, not indexed.
+ */
+export function opsPageHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Content-Security-Policy', OPS_PAGE_CSP);
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'same-origin');
+  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+  next();
+}
+
 /** The paths, below its mount point, at which SwaggerModule serves the Swagger UI page. */
 export const SWAGGER_UI_PAGES = ['/', '/index.html'];
 

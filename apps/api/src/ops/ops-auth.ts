@@ -3,6 +3,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, ApiError, AppConfig, Clock } from '@app/core';
 import { AdminAuthThrottle } from '@app/redis';
+import { safeReturnTo } from '../account-area/account-pages';
 
 /** The operator-page cookie: HttpOnly, SameSite=Strict, Path=/admin, one hour. */
 const OPS_COOKIE = 'ops_session';
@@ -103,20 +104,18 @@ export class OpsAuth {
     if (!this.adminEnabled) {
       throw new ApiError('NOT_FOUND', `Unknown endpoint: ${req.method} ${req.baseUrl}`);
     }
-    const url = new URL(req.originalUrl, 'http://x');
-    const offered = url.searchParams.get('token');
+    const offered = new URL(req.originalUrl, 'http://x').searchParams.get('token');
     if (offered !== null) {
       const ok = this.adminTokenOk(offered);
       await this.throttleOrThrow(req, !ok);
       if (!ok) throw new ApiError('UNAUTHORIZED', 'Missing or invalid admin token.');
-      url.searchParams.delete('token');
       res.setHeader(
         'Set-Cookie',
         `${OPS_COOKIE}=${this.issueCookie()}; Path=/admin; Max-Age=${OPS_COOKIE_TTL_SECONDS}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`,
       );
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Referrer-Policy', 'no-referrer');
-      res.redirect(303, url.pathname + url.search);
+      res.redirect(303, handOffLocation(req.originalUrl, req.baseUrl));
       return false;
     }
     const ok = this.bearerOk(req, false) || this.cookieOk(req);
@@ -133,6 +132,35 @@ export class OpsAuth {
   private sign(payload: string): string {
     return createHmac('sha256', this.cookieKey!).update(payload).digest('base64url');
   }
+}
+
+/** A mount point as Express matched it: letters, digits, `/`, `_`, `-`. */
+const MOUNT = /^(\/[A-Za-z0-9_-]+)+$/;
+
+/**
+ * Where the `?token=` hand-off sends the browser: the requested URL without `token`,
+ * resolved as a browser resolves it (dot segments in every spelling a URL parser honours,
+ * backslashes), then checked as the sign-in's `return_to` is (safeReturnTo: a path on this
+ * origin) and held below the page's mount point. Anything else goes to the mount point
+ * itself: `/admin/queues/%2e%2e/%2e%2e/%2e%2e//evil.example` resolves to `//evil.example`,
+ * which a browser reads as another host.
+ */
+export function handOffLocation(originalUrl: string, mount: string): string {
+  if (!MOUNT.test(mount)) return '/';
+  const home = mount;
+  let url: URL;
+  try {
+    url = new URL(originalUrl, 'http://ops.invalid');
+  } catch {
+    return home;
+  }
+  url.searchParams.delete('token');
+  const target = safeReturnTo(`${url.pathname}${url.search}`);
+  if (target === null) return home;
+  const path = target.toLowerCase();
+  const base = home.toLowerCase();
+  const below = path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`);
+  return below ? target : home;
 }
 
 function digest(value: string): Buffer {

@@ -13,6 +13,7 @@ import {
   QUEUE_DASHBOARD_UI,
   SWAGGER_UI_PAGES,
   amendHtml,
+  opsPageHeaders,
   swaggerUiOptions,
   withViewportMeta,
   withoutOutsideLinks,
@@ -63,6 +64,7 @@ export function installOps(app: NestExpressApplication): void {
     };
     app.use(
       QUEUES_PATH,
+      opsPageHeaders,
       auth.pagesMiddleware(),
       attachQueues,
       amendHtml(withoutOutsideLinks),
@@ -70,6 +72,7 @@ export function installOps(app: NestExpressApplication): void {
     );
     app.use(
       `/${ADMIN_DOCS_PATH}`,
+      opsPageHeaders,
       auth.pagesMiddleware(),
       amendHtml(withViewportMeta, SWAGGER_UI_PAGES),
     );
