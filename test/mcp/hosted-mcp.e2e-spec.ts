@@ -81,6 +81,35 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP, API key bearer)', () => {
     expect(remote.getServerVersion()?.name).toBe('seo-api');
   });
 
+  it('both connectors advertise what is true: tools without listChanged (issue 35)', async () => {
+    const acc = await admin.account('pro');
+    const remote = await hosted(acc.key);
+    const local = await connect({ SEO_API_KEY: acc.key, SEO_API_BASE_URL: t.url });
+    locals.push(local);
+    for (const c of [remote, local.client]) {
+      const capabilities = c.getServerCapabilities();
+      expect(capabilities?.tools).toBeDefined();
+      expect(capabilities?.tools?.listChanged).toBe(false);
+    }
+  });
+
+  it('an unknown tool through the SDK client: -32602, its prefix once (issue 36)', async () => {
+    const acc = await admin.account('pro');
+    const remote = await hosted(acc.key);
+    const local = await connect({ SEO_API_KEY: acc.key, SEO_API_BASE_URL: t.url });
+    locals.push(local);
+    for (const c of [remote, local.client]) {
+      const err = await c.callTool({ name: 'test_simple_text' }).then(
+        () => null,
+        (e: unknown) => e as { code?: number; message?: string },
+      );
+      expect(err?.code).toBe(-32602);
+      expect(err?.message).toBe(
+        'MCP error -32602: Unknown tool: test_simple_text. Call tools/list for the tool names.',
+      );
+    }
+  });
+
   it('calls tools: usage names the key, locations, backlinks with and without fields, errors as tool errors', async () => {
     const acc = await admin.account('pro', undefined, 'hosted key');
     const c = await hosted(acc.key);
@@ -158,8 +187,46 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP, API key bearer)', () => {
       expect(body.error?.code).toBe(-32602);
       expect(body.error?.message).toContain(says);
       expect(body.error?.message).not.toMatch(/[\n[{]/);
+      expect(body.error?.message).not.toMatch(/MCP error/);
       expect(await usedCalls(admin, acc)).toBe(0);
     });
+
+    const request = async (key: string, message: Record<string, unknown>) => {
+      const res = await post(
+        { jsonrpc: '2.0', id: 8, ...message },
+        { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' },
+      );
+      const text = await res.text();
+      const data = text.startsWith('event:') ? text.slice(text.indexOf('data: ') + 6) : text;
+      return {
+        status: res.status,
+        body: JSON.parse(data) as { error?: { code: number; message: string } },
+      };
+    };
+
+    it.each([
+      [{ method: 'tools/call' }, 'Invalid params: tools/call needs params'],
+      [
+        { method: 'tools/list', params: { cursor: 5 } },
+        'Invalid params: params.cursor is not valid for tools/list',
+      ],
+      [{ method: 'initialize' }, 'Invalid params: initialize needs params.'],
+      [
+        { method: 'initialize', params: { ...INIT.params, protocolVersion: 5 } },
+        'Invalid params: params.protocolVersion is not valid for initialize',
+      ],
+    ])(
+      '%j: -32602 with one sentence, never -32603 with a schema dump (issue 35)',
+      async (message, says) => {
+        const acc = await admin.account('pro');
+        const { body } = await request(acc.key, message);
+        expect(body.error?.code).toBe(-32602);
+        expect(body.error?.message.startsWith(says)).toBe(true);
+        expect(body.error?.message).not.toMatch(/[\n[\]{}]|MCP error/);
+        expect(body.error!.message.length).toBeLessThanOrEqual(160);
+        expect(await usedCalls(admin, acc)).toBe(0);
+      },
+    );
 
     it('arguments that fail the tool schema: isError VALIDATION_ERROR with details, nothing counted', async () => {
       const acc = await admin.account('pro');
@@ -261,6 +328,107 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP, API key bearer)', () => {
         });
         expect(res.status).toBe(405);
       }
+    });
+
+    it('a body that is not JSON: JSON-RPC -32700 Parse error, after the Origin and bearer checks (issue 36)', async () => {
+      const acc = await admin.account('pro');
+      for (const body of ['{"jsonrpc":', 'not json at all', '{"a":1}}']) {
+        const res = await fetch(`${t.url}/mcp`, {
+          method: 'POST',
+          headers: { ...bearer(acc.key), 'content-type': 'application/json', accept: ACCEPT },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(await res.json()).toEqual({
+          jsonrpc: '2.0',
+          error: { code: -32700, message: 'Parse error: the body is not valid JSON.' },
+          id: null,
+        });
+      }
+      const anonymous = await fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: ACCEPT },
+        body: '{"jsonrpc":',
+      });
+      expect(anonymous.status).toBe(401);
+      const crossSite = await fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...bearer(acc.key),
+          origin: 'https://evil.example',
+          'content-type': 'application/json',
+        },
+        body: '{"jsonrpc":',
+      });
+      expect(crossSite.status).toBe(403);
+      // The REST API keeps its envelope for the same body.
+      const rest = await fetch(`${t.url}/api/v1/keyword-research`, {
+        method: 'POST',
+        headers: { ...bearer(acc.key), 'content-type': 'application/json' },
+        body: '{"jsonrpc":',
+      });
+      expect(rest.status).toBe(400);
+      expect(((await rest.json()) as { error: { code: string } }).error.code).toBe('BAD_REQUEST');
+    });
+
+    it('CORS: an allowed loopback origin may send the MCP headers and read WWW-Authenticate; other origins get no CORS (issue 36)', async () => {
+      const origin = 'http://localhost:6274';
+      const preflight = await fetch(`${t.url}/mcp`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers':
+            'authorization,content-type,mcp-protocol-version,mcp-session-id,last-event-id',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+      const allowed = (preflight.headers.get('access-control-allow-headers') ?? '')
+        .toLowerCase()
+        .split(/\s*,\s*/);
+      for (const h of [
+        'authorization',
+        'content-type',
+        'mcp-protocol-version',
+        'mcp-session-id',
+        'last-event-id',
+      ]) {
+        expect(allowed).toContain(h);
+      }
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+
+      const unauthenticated = await post(INIT, { origin });
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.headers.get('access-control-allow-origin')).toBe(origin);
+      const exposed = (unauthenticated.headers.get('access-control-expose-headers') ?? '')
+        .toLowerCase()
+        .split(/\s*,\s*/);
+      expect(exposed).toContain('www-authenticate');
+      expect(exposed).toContain('mcp-session-id');
+
+      const acc = await admin.account('pro');
+      const ok = await post(INIT, { ...bearer(acc.key), origin: 'http://127.0.0.1:6274' });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:6274');
+
+      const evil = await fetch(`${t.url}/mcp`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://evil.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,mcp-protocol-version',
+        },
+      });
+      expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+      expect(evil.headers.get('access-control-allow-headers')).toBeNull();
+      // The REST API's CORS is unchanged.
+      const rest = await fetch(`${t.url}/api/v1/usage`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+      });
+      expect(rest.headers.get('access-control-allow-origin')).toBe('*');
     });
 
     it('bad JSON-RPC input is a 4xx, never a 500', async () => {

@@ -12,6 +12,7 @@ import {
   hiddenInputs,
   pkce,
   registerClient,
+  signInThroughPage,
   startOAuthApp,
   token,
 } from './oauth-helpers';
@@ -293,6 +294,166 @@ describe('OAuth authorization server: refusals', () => {
       client_id: cid,
     });
     expect(next.json.error).toBe('invalid_grant');
+  });
+
+  it('a refresh revokes the previous access token at once; the new one works (issue 35)', async () => {
+    const first = await connect(base, person);
+    const cid = first.client.client_id as string;
+    const onMcp = (access: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    expect((await onMcp(first.access)).status).toBe(200);
+    const rotated = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh,
+      client_id: cid,
+    });
+    expect(rotated.status).toBe(200);
+    const next = rotated.json.access_token as string;
+    expect(await isLive(first.access)).toBe(false);
+    expect((await onMcp(first.access)).status).toBe(401);
+    expect(await isLive(next)).toBe(true);
+    expect((await onMcp(next)).status).toBe(200);
+    // A second rotation ends the second token too, and only the newest works.
+    const again = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: rotated.json.refresh_token as string,
+      client_id: cid,
+    });
+    expect(again.status).toBe(200);
+    expect(await isLive(next)).toBe(false);
+    expect(await isLive(again.json.access_token as string)).toBe(true);
+    // Another grant of the same person is not touched.
+    const other = await connect(base, person);
+    const third = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: again.json.refresh_token as string,
+      client_id: cid,
+    });
+    expect(third.status).toBe(200);
+    expect(await isLive(other.access)).toBe(true);
+  });
+
+  it('a refused refresh revokes nothing: the current access token keeps working (issue 35)', async () => {
+    const first = await connect(base, person);
+    const refused = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh,
+      client_id: first.client.client_id as string,
+      resource: 'https://elsewhere.example/mcp',
+    });
+    expect(refused.status).toBe(400);
+    expect(await isLive(first.access)).toBe(true);
+  });
+
+  it('a code_challenge the approval would refuse: error redirect to the app before sign-in and consent (issue 35)', async () => {
+    for (const challenge of [
+      'abc',
+      'x'.repeat(42),
+      'x'.repeat(129),
+      `${'x'.repeat(42)}.`,
+      `${'x'.repeat(42)}~`,
+      `${'x'.repeat(42)}=`,
+      `${'x'.repeat(42)} `,
+      '',
+    ]) {
+      const res = await fetch(authorizeUrl(base, params(challenge)), { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('error_description')).toMatch(/^code_challenge /);
+      expect(location.searchParams.get('error_description')).not.toMatch(/[\n[\]{}]/);
+      expect(location.searchParams.get('state')).toBe('st');
+      expect(location.searchParams.get('iss')).toBe(base);
+      expect(location.searchParams.get('code')).toBeNull();
+    }
+    // Signed in: the same refusal, never the consent page.
+    const browser = new Browser();
+    await authorizeInBrowser(base, person, params(pkce().challenge), 'deny', browser);
+    for (const extra of [
+      {},
+      { code_challenge_method: 'S512' },
+      { code_challenge_method: 'plain' },
+    ]) {
+      const res = await browser.fetch(authorizeUrl(base, params('short', extra)));
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.get('location')!);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('state')).toBe('st');
+    }
+  });
+
+  it('a consent form sent back with another challenge or method: error redirect to the app, no code (issue 35)', async () => {
+    const browser = new Browser();
+    const { challenge } = pkce();
+    let res = await browser.fetch(authorizeUrl(base, params(challenge)));
+    if (res.status === 303) {
+      const back = await signInThroughPage(browser, base, res.headers.get('location')!, person);
+      res = await browser.fetch(new URL(back, base).href);
+    }
+    expect(res.status).toBe(200);
+    const fields = hiddenInputs(await res.text());
+    const tamperedForms: Array<Record<string, string>> = [
+      { code_challenge: 'short' },
+      { code_challenge_method: 'plain' },
+      { code_challenge: `${challenge.slice(0, 42)}.` },
+    ];
+    for (const tampered of tamperedForms) {
+      const posted = await browser.postForm(`${base}/oauth/authorize/decision`, {
+        ...fields,
+        ...tampered,
+        decision: 'approve',
+      });
+      expect(posted.status).toBe(303);
+      const location = new URL(posted.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('code')).toBeNull();
+      expect(location.searchParams.get('iss')).toBe(base);
+    }
+  });
+
+  it('a malformed body to /register or /token: OAuth invalid_request JSON, not the API envelope (issue 35)', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['/register', 'application/json', '{"redirect_uris":'],
+      ['/register', 'application/json', 'not json'],
+      ['/register', 'application/json', `${'['.repeat(200)}${']'.repeat(200)}`],
+      ['/token', 'application/json', '{"grant_type":'],
+      ['/token', 'application/json', '{"grant_type":"refresh_token"}}'],
+      ['/revoke', 'application/json', '{"token":'],
+    ];
+    for (const [path, type, body] of cases) {
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': type, Origin: 'https://inspector.example' },
+        body,
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const json = (await res.json()) as Record<string, unknown>;
+      expect(Object.keys(json).sort()).toEqual(['error', 'error_description']);
+      expect(json.error).toBe('invalid_request');
+      expect(json.error_description).toMatch(/^The request body /);
+    }
+    // Well-formed bodies still reach the handlers.
+    expect((await registerClient(base)).status).toBe(201);
+    // Malformed JSON elsewhere keeps the REST envelope.
+    const rest = await fetch(`${base}/api/v1/keyword-research`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"keyword":',
+    });
+    expect(((await rest.json()) as { error?: { code?: string } }).error?.code).toBe('BAD_REQUEST');
   });
 
   it('error descriptions are one short sentence naming the field, not a schema dump (issue 21)', async () => {

@@ -11,6 +11,9 @@ import {
   StaticHeaders,
 } from '@app/gateway';
 import { rootLoggerFor } from '@app/logging';
+import { mcpBodyParseErrors } from './mcp/mcp-body';
+import { mcpCorsOptions } from './mcp/mcp-access';
+import { oauthBodyErrors } from './oauth/oauth-http';
 import { httpMetrics } from './ops/http-metrics';
 import { installOps } from './ops/ops.setup';
 import { installPages } from './pages/pages.module';
@@ -34,6 +37,8 @@ const API_CORS: CorsOptions = {
 const JSON_API_URL = /^\/(api|account|admin)\/v1(\/|$)/i;
 /** Cookie-authenticated paths: /account..., /oauth... (never any Access-Control-Allow-*). */
 const SESSION_AREA_URL = /^\/(account|oauth)(\/|\?|#|$)/i;
+/** The hosted MCP endpoint: CORS for the origins its Origin rule admits (mcp/mcp-access.ts). */
+const MCP_URL = /^\/mcp(\/|\?|#|$)/i;
 
 /** The account area's JSON API: what it answers is one person's, never kept by a cache. */
 const ACCOUNT_API_URL = /^\/account\/v1(\/|\?|#|$)/i;
@@ -81,15 +86,24 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use(requestLifecycle(rootLoggerFor(config), [httpMetrics()], securityHeaders(config)));
   // Permissive CORS for the key-authenticated API (the spec requires it); none at all for
   // the cookie-authenticated account area and OAuth endpoints (docs/account-sessions.md).
-  app.enableCors((req: { url?: string }, callback) =>
-    callback(null, SESSION_AREA_URL.test(req.url ?? '') ? { origin: false } : API_CORS),
-  );
+  const mcpCors = mcpCorsOptions(app.get<AppConfig>(APP_CONFIG).publicBaseUrl);
+  app.enableCors((req: { url?: string }, callback) => {
+    const url = req.url ?? '';
+    callback(
+      null,
+      SESSION_AREA_URL.test(url) ? { origin: false } : MCP_URL.test(url) ? mcpCors : API_CORS,
+    );
+  });
   // The JSON APIs take JSON bodies only: anything else is 415 before the body parser and
   // every guard, so it is never counted (docs/pipeline-and-metering.md).
   app.use(jsonBodiesOnly(JSON_API_URL));
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   // Depth and size bounds on the parsed body, before any guard or transform (docs/pipeline-and-metering.md).
   app.use(bodyBounds());
+  // A body that is not JSON is a protocol error where a protocol answers: JSON-RPC -32700 on
+  // /mcp, OAuth invalid_request on /register, /token and /revoke (not the REST envelope).
+  app.use(mcpBodyParseErrors());
+  app.use(oauthBodyErrors());
   app.enableShutdownHooks();
 
   // Public OpenAPI (/docs), admin OpenAPI (/admin/docs), queue dashboard (/admin/queues): docs/operations.md.

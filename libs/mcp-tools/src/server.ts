@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ToolBackend } from './backend';
+import { answerParamsErrorsAsInvalidParams } from './invalid-params';
 import { Sleep } from './job-poller';
 import { ToolCalls } from './tool-calls';
 import { registerAccountTools } from './tools/account-tools';
@@ -57,5 +58,10 @@ export function createToolServer(backend: ToolBackend, options: ToolServerOption
   registerSiteAuditTools(context);
   registerYourDataTools(context);
   calls.install();
+  // The tool list never changes while a server runs, and the hosted endpoint is stateless (no
+  // stream to send a notification on): advertise no tools/list_changed (the SDK sets
+  // listChanged: true when the first tool is registered).
+  server.server.registerCapabilities({ tools: { listChanged: false } });
+  answerParamsErrorsAsInvalidParams(server);
   return server;
 }

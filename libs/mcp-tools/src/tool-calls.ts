@@ -1,12 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { InvalidParams } from './invalid-params';
 import { errorResult } from './tool-result';
 
 type Shape = z.ZodRawShape;
@@ -16,8 +12,8 @@ interface RecordedTool {
   handler: Handler;
 }
 
-/** Any tools/call request: the params are checked here, so a malformed one answers -32602. */
-const ANY_TOOL_CALL = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+/** Any tools/call request, with or without params: they are checked here, so a malformed one answers -32602. */
+const ANY_TOOL_CALL = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
 /**
  * The tools/call handler of the tool server, in place of the SDK's, so that a caller's
@@ -73,13 +69,12 @@ export class ToolCalls {
   private async call(request: unknown, extra: unknown): Promise<CallToolResult> {
     const parsed = CallToolRequestSchema.safeParse(request);
     if (!parsed.success) {
-      throw new McpError(ErrorCode.InvalidParams, paramsProblem(parsed.error));
+      throw new InvalidParams(paramsProblem(parsed.error));
     }
     const { name, arguments: args } = parsed.data.params;
     const tool = this.tools.get(name);
     if (!tool) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new InvalidParams(
         `Unknown tool: ${name.slice(0, 100)}. Call tools/list for the tool names.`,
       );
     }
@@ -100,6 +95,9 @@ export class ToolCalls {
 /** One sentence for params that are not a tool call. */
 function paramsProblem(error: z.ZodError): string {
   const issue = error.issues[0];
+  if (issue?.path.length === 1 && issue.path[0] === 'params') {
+    return 'Invalid params: tools/call needs params with the name of a tool (and its arguments).';
+  }
   const field = issue?.path.filter((p) => p !== 'params').join('.') || 'params';
   if (field === 'name') return 'Invalid params: name must be the name of a tool (a string).';
   if (field === 'arguments') return 'Invalid params: arguments must be an object.';

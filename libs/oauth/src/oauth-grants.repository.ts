@@ -148,7 +148,10 @@ export class OAuthGrantsRepository {
   /**
    * Spends a refresh token and inserts its successor pair, in one statement: nothing is
    * spent unless the pair is stored, and only while the token is unused and unrevoked and its
-   * grant unrevoked. False when that no longer holds (a concurrent or repeated use).
+   * grant unrevoked. The grant's earlier access tokens are revoked in the same statement (a
+   * grant has one line of refresh tokens, so they are the previous ones; the new access token
+   * is not visible to that UPDATE, which sees the statement's snapshot). False when that no
+   * longer holds (a concurrent or repeated use): then nothing is revoked either.
    */
   async rotateRefresh(
     id: number,
@@ -161,7 +164,11 @@ export class OAuthGrantsRepository {
          UPDATE oauth_tokens t SET used_at = $2
          WHERE t.id = $1 AND t.used_at IS NULL AND t.revoked_at IS NULL
            AND EXISTS (SELECT 1 FROM oauth_grants g WHERE g.id = t.grant_id AND g.revoked_at IS NULL)
-         RETURNING t.grant_id)
+         RETURNING t.grant_id),
+       superseded AS (
+         UPDATE oauth_tokens o SET revoked_at = $2
+         FROM spent
+         WHERE o.grant_id = spent.grant_id AND o.kind = 'access' AND o.revoked_at IS NULL)
        INSERT INTO oauth_tokens (token_hash, grant_id, kind, expires_at, created_at)
        SELECT v.hash, spent.grant_id, v.kind, v.expires_at, $2
        FROM spent, (VALUES ($3, 'access', $4::timestamptz), ($5, 'refresh', $6::timestamptz))

@@ -70,3 +70,28 @@ export function bearerToken(header: string | undefined): string | null {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return m ? m[1] : '';
 }
+
+/**
+ * CORS of /mcp: only the origins the Origin rule admits (PUBLIC_BASE_URL's, loopback) are
+ * answered, so a browser-based client on such an origin (the MCP Inspector's web UI) may send
+ * the MCP headers and read the challenge and session headers; any other origin gets no
+ * Access-Control-Allow-* at all (its requests are refused with 403 anyway).
+ */
+export function mcpCorsOptions(publicBaseUrl: string) {
+  return {
+    origin: (origin: string | undefined, callback: (err: Error | null, allow?: boolean) => void) =>
+      callback(null, origin !== undefined && isAllowedOrigin(origin, publicBaseUrl)),
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Accept',
+      'MCP-Protocol-Version',
+      'Mcp-Session-Id',
+      'Last-Event-ID',
+      'X-Request-Id',
+    ],
+    exposedHeaders: ['WWW-Authenticate', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'X-Request-Id'],
+    maxAge: 86_400,
+  };
+}

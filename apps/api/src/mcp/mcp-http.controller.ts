@@ -10,6 +10,7 @@ import { APP_CONFIG, AppConfig } from '@app/core';
 import { ApiRequest, Public } from '@app/gateway';
 import { createToolServer } from '@app/mcp-tools';
 import { InProcessBackend } from './in-process-backend';
+import { bodyWasNotJson } from './mcp-body';
 import { RequestHandler } from './in-process-dispatch';
 import {
   ACCEPTED_PROTOCOL_VERSIONS,
@@ -65,6 +66,11 @@ export class McpHttpController {
     }
     const caller = await this.authenticate(req, res);
     if (!caller) return;
+    if (bodyWasNotJson(req)) {
+      // The body parser could not read it (mcp-body.ts): JSON-RPC's parse error.
+      jsonRpcError(res, 400, 'Parse error: the body is not valid JSON.', -32700);
+      return;
+    }
     setProtocolVersion(req, transportProtocolVersion(version));
 
     const server = createToolServer(new InProcessBackend(this.handler, caller.auth, req.id), {

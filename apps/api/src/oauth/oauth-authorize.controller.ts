@@ -17,9 +17,7 @@ import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
 import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';
 import { McpOAuthProvider } from './oauth-provider';
 import { AUTHORIZE_ERROR_PAGE, ConsentRequest, authorizeErrorPage } from './oauth-pages';
-import { authorizationRedirect, runSdkRouter } from './oauth-http';
-
-const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
+import { PKCE_CHALLENGE, authorizationRedirect, runSdkRouter } from './oauth-http';
 
 /**
  * The authorization endpoint (GET/POST /oauth/authorize, the SDK's handler on our provider)
@@ -85,12 +83,26 @@ export class OAuthAuthorizeController {
     if (typeof found === 'string') return this.errorPage(res, found);
     const decision = form.get('decision');
     const challenge = form.get('code_challenge') ?? '';
-    if (
-      (decision !== 'approve' && decision !== 'deny') ||
-      form.get('code_challenge_method') !== 'S256' ||
-      !PKCE_CHALLENGE.test(challenge)
-    ) {
+    if (decision !== 'approve' && decision !== 'deny') {
       return this.errorPage(res, 'The consent form was incomplete.');
+    }
+    if (form.get('code_challenge_method') !== 'S256' || !PKCE_CHALLENGE.test(challenge)) {
+      // The client and its redirect_uri are known: the app is told, as at the authorization
+      // request (which already refuses such a challenge before showing this form).
+      redirectPage(
+        res,
+        authorizationRedirect(
+          found.redirectUri,
+          {
+            error: 'invalid_request',
+            error_description:
+              'code_challenge must be an S256 challenge: 43 to 128 characters of A-Z, a-z, 0-9, - and _.',
+            state: form.get('state') ?? undefined,
+          },
+          this.settings.issuer,
+        ),
+      );
+      return;
     }
     const request: ConsentRequest = {
       client_id: found.client.client_id,

@@ -2,6 +2,13 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { PAGE_CSP } from '../pages/page-response';
 
 /**
+ * A PKCE S256 challenge as RFC 7636 §4.2 allows it: 43-128 characters of the unreserved set
+ * minus '.' and '~' (a base64url SHA-256 is 43). Checked at the authorization request, so
+ * the consent page is only shown for a challenge its approval accepts.
+ */
+export const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
+
+/**
  * The consent page's Content-Security-Policy: the account pages' strict policy, with the
  * client's redirect origin added to form-action (browsers apply form-action to the
  * redirect that follows the form post, so 'self' alone would block the return to the app).
@@ -144,4 +151,43 @@ export function runSdkRouter(
       reject(err);
     }
   });
+}
+
+/** The client-facing OAuth endpoints whose bodies the API's parsers read (JSON or form). */
+const OAUTH_BODY_URL = /^\/(register|token|revoke)\/?$/i;
+
+/** Why a body was refused, as the one sentence of `error_description`. */
+function bodyProblem(err: unknown): string {
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type === 'entity.parse.failed') return 'The request body is not valid JSON.';
+  if (type === 'entity.too.large') return 'The request body is too large.';
+  if (typeof type === 'string' && (type.startsWith('encoding.') || type.startsWith('charset.'))) {
+    return 'The request body encoding is not supported: send UTF-8.';
+  }
+  return 'The request body is malformed.';
+}
+
+/**
+ * Error middleware placed after the body parser and the body bounds: a body of /register,
+ * /token or /revoke that cannot be read (not JSON, too large, too deep) is answered as the
+ * OAuth error it is — 400 `{error: "invalid_request", error_description}` (RFC 6749 §5.2,
+ * RFC 7591 §3.2.2), with CORS and no-store like the SDK's answers — never the REST envelope.
+ * Only client errors (4xx) are taken; anything else goes on to the exception filter.
+ */
+export function oauthBodyErrors() {
+  return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
+    const status = (err as { status?: unknown } | null)?.status;
+    if (
+      !OAUTH_BODY_URL.test(req.path) ||
+      typeof status !== 'number' ||
+      status < 400 ||
+      status >= 500 ||
+      res.headersSent
+    ) {
+      return next(err);
+    }
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(400).json({ error: 'invalid_request', error_description: bodyProblem(err) });
+  };
 }

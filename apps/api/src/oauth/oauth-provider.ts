@@ -10,6 +10,7 @@ import {
 } from '@app/oauth';
 import {
   AccessDeniedError,
+  InvalidRequestError,
   InvalidTokenError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
@@ -28,7 +29,7 @@ import { readSessionToken } from '../account-area/session-cookie';
 import { sessionCsrfToken } from '../pages/csrf';
 import { pageHeaders, redirectPage, renderPage } from '../pages/page-response';
 import { CONSENT_PAGE, ConsentRequest, consentPage } from './oauth-pages';
-import { authorizationRedirect, consentPageCsp } from './oauth-http';
+import { PKCE_CHALLENGE, authorizationRedirect, consentPageCsp } from './oauth-http';
 
 /**
  * Our storage and pages behind the MCP SDK's OAuth handlers (authorize, token, register,
@@ -68,6 +69,13 @@ export class McpOAuthProvider implements OAuthServerProvider {
     params: AuthorizationParams,
     res: Response,
   ): Promise<void> {
+    // A challenge the consent form's approval would refuse is refused here, before sign-in
+    // and consent: the SDK sends the error to the redirect_uri (with state; iss is added).
+    if (!PKCE_CHALLENGE.test(params.codeChallenge)) {
+      throw new InvalidRequestError(
+        'code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, - and _ (RFC 7636).',
+      );
+    }
     this.grants.checkResource(params.resource);
     const scopes = this.grants.resolveScopes(params.scopes);
     const req = res.req as Request;
