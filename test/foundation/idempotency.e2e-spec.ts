@@ -1,5 +1,6 @@
 import net from 'node:net';
 import Redis from 'ioredis';
+import { SeoApiClient } from '@seo-api/client';
 import { IdempotencyKeysRepository } from '@app/database';
 import { requestHash } from '@app/gateway';
 import { IdempotencyPurgeService } from '../../apps/worker/src/idempotency-purge.service';
@@ -474,6 +475,57 @@ describe('Idempotency-Key on POST under /api/v1', () => {
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(await jobsOf(acct.id)).toBe(1);
     });
+  });
+});
+
+describe('Idempotency-Key from the typed client', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { AUDIT_ALLOW_PRIVATE_NETWORKS: 'true' } });
+  });
+  afterAll(() => t?.close());
+
+  it('a POST whose answer was lost is retried with the same key: one crawl, the first job answered', async () => {
+    const acct = await new AdminClient(t.url).account('pro', ROOMY);
+    const sent: Array<string | null> = [];
+    let lost = 0;
+    // The first answer is lost on the way back (as a proxy's 503 with Retry-After), after
+    // the server started the crawl; the client retries by itself.
+    const fetchImpl = async (request: Request): Promise<Response> => {
+      sent.push(request.headers.get('idempotency-key'));
+      const answer = await fetch(request);
+      if (lost++ > 0) return answer;
+      return new Response(
+        '{"success":false,"error":{"code":"SERVICE_UNAVAILABLE","message":"lost"},"meta":{}}',
+        {
+          status: 503,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '0' },
+        },
+      );
+    };
+    const client = new SeoApiClient({ apiKey: acct.key, baseUrl: t.url, fetch: fetchImpl });
+    const job = await client.startSiteAudit(AUDIT);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[1]).toBe(sent[0]);
+    const jobs = await t.db.query('SELECT id FROM jobs WHERE account_id = $1', [acct.id]);
+    expect(jobs).toHaveLength(1);
+    expect(job.job_id).toMatch(/^job_/);
+
+    // A second logical call has a key of its own: a second crawl.
+    const firstKey = sent[0];
+    sent.length = 0;
+    await client.startSiteAudit(AUDIT);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[0]).not.toBe(firstKey);
+    const after = await t.db.query('SELECT id FROM jobs WHERE account_id = $1', [acct.id]);
+    expect(after).toHaveLength(2);
+
+    // A key of the caller's own: the call is a replay of the first.
+    const mine = await client.startSiteAudit(AUDIT, { idempotencyKey: 'my-key-1' });
+    const again = await client.startSiteAudit(AUDIT, { idempotencyKey: 'my-key-1' });
+    expect(again.job_id).toBe(mine.job_id);
   });
 });
 
