@@ -40,7 +40,8 @@ export class IdempotencyGuard implements CanActivate {
     this.leaseMs = 2 * (upstream.maxRetries + 1) * upstream.timeoutMs + 60_000;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous when there is nothing to do (every GET, a POST without the header). */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<ApiRequest>();
     if (req.method !== 'POST' || !req.auth) return true;
@@ -48,13 +49,20 @@ export class IdempotencyGuard implements CanActivate {
     if (typeof template !== 'string' || !API_ROUTE.test(template)) return true;
     const key = idempotencyKeyOf(req);
     if (key === undefined) return true;
+    return this.claimOrAnswer(
+      {
+        accountId: req.auth.accountId,
+        key,
+        route: `POST ${template}`,
+        requestHash: requestHash(req),
+      },
+      http.getResponse<Response>(),
+    );
+  }
 
-    const request: IdempotencyRequest = {
-      accountId: req.auth.accountId,
-      key,
-      route: `POST ${template}`,
-      requestHash: requestHash(req),
-    };
+  /** Claims the key for this request (true), or throws what a repeat gets. */
+  private async claimOrAnswer(request: IdempotencyRequest, res: Response): Promise<boolean> {
+    const key = request.key;
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const now = this.clock.now();
       const claim = randomUUID();
@@ -66,7 +74,7 @@ export class IdempotencyGuard implements CanActivate {
         new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
       );
       if (claimed) {
-        this.keepAnswer(http.getResponse<Response>(), request, claim);
+        this.keepAnswer(res, request, claim);
         return true;
       }
       const found = await this.keys.find(request.accountId, key);
