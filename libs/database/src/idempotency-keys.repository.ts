@@ -44,6 +44,13 @@ export class IdempotencyKeysRepository {
    * over, or a claim of the same request whose lease ran out (its process was killed). Under
    * concurrency exactly one request gets the claim: the others wait on the row's lock and
    * then see it taken. Answers true when this request holds the claim.
+   *
+   * Committed asynchronously (set_config(..., true): this statement's transaction only): a
+   * claim matters once the request charges or starts something, and every such write commits
+   * synchronously after it, which flushes the WAL up to and including the claim. A claim lost
+   * in a PostgreSQL crash before that had nothing behind it: the retry runs, as after a 5xx.
+   * Saves one WAL flush per keyed request (about 9 ms of a 30 ms POST on the shared 2-core
+   * test machine, p50 of 150 interleaved runs). The answer is kept with a synchronous commit.
    */
   async claim(
     req: IdempotencyRequest,
@@ -53,9 +60,11 @@ export class IdempotencyKeysRepository {
     expiresAt: Date,
   ): Promise<boolean> {
     const rows = await this.sql.rows<{ claim: string }>(
-      `INSERT INTO idempotency_keys AS k
+      `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
+       INSERT INTO idempotency_keys AS k
          (account_id, key, route, request_hash, state, claim, locked_until, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8)
+       SELECT $1, $2, $3, $4, 'running', $5::uuid, $6::timestamptz, $7::timestamptz, $8::timestamptz
+       FROM async_commit
        ON CONFLICT (account_id, key) DO UPDATE SET
          route = EXCLUDED.route, request_hash = EXCLUDED.request_hash, state = 'running',
          claim = EXCLUDED.claim, locked_until = EXCLUDED.locked_until,
