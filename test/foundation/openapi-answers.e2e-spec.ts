@@ -3,6 +3,7 @@ import type { TestingModule } from '@nestjs/testing';
 import request from 'supertest';
 import { CallMeterService } from '@app/billing';
 import { plainDate } from '@app/core';
+import { requestHash } from '@app/gateway';
 import { AdminClient, Plan, TestAccount, bearer } from '../helpers/fixtures';
 import { AnswerValidator, OpenApiDoc } from '../helpers/openapi-answers';
 import { createTestApp, TestApp } from '../helpers/test-app';
@@ -406,6 +407,44 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
           .type('form')
           .send('keyword=shoes&url=https://example.com/');
         documented('post', path, res, 415);
+      }
+    });
+
+    it('Idempotency-Key on each POST: the replay, 422 for another body, 409 while the first runs', async () => {
+      const keyed = (path: string, key: string, body: unknown) =>
+        post(acc.key, path, body).set('Idempotency-Key', key);
+      const bodies: Record<string, [unknown, unknown]> = {
+        '/api/v1/keyword-research': [{ keyword: 'shoes' }, { keyword: 'boots' }],
+        '/api/v1/site-audit': [
+          { url: `${site.origin}/`, max_pages: 5, depth: 2 },
+          { url: `${site.origin}/`, max_pages: 6, depth: 2 },
+        ],
+      };
+      for (const [path, [body, other]] of Object.entries(bodies)) {
+        const key = `openapi-${path}`;
+        const first = await keyed(path, key, body);
+        const replay = await keyed(path, key, body);
+        expect(replay.headers['idempotent-replayed']).toBe('true');
+        documented('post', path, replay, first.status);
+        documented('post', path, await keyed(path, key, other), 422);
+        // A claim still running (as a request in flight holds it).
+        const now = t.clock.now();
+        await t.db.query(
+          `INSERT INTO idempotency_keys (account_id, key, route, request_hash, state, claim, locked_until, created_at, expires_at)
+           VALUES ($1, $2, $3, $4, 'running', gen_random_uuid(), $5, $6, $7)`,
+          [
+            acc.id,
+            `${key}-running`,
+            `POST ${path}`,
+            requestHash({ params: {}, query: {}, body } as never),
+            new Date(now.getTime() + 60_000),
+            now,
+            new Date(now.getTime() + 86_400_000),
+          ],
+        );
+        const running = await keyed(path, `${key}-running`, body);
+        documented('post', path, running, 409);
+        expect((running.body.error as { code: string }).code).toBe('ALREADY_RUNNING');
       }
     });
 

@@ -144,6 +144,23 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP, API key bearer)', () => {
     expect(bad.code).toBe('NOT_FOUND');
   });
 
+  it('each POST tool call carries an Idempotency-Key of its own to the REST route', async () => {
+    const acc = await admin.account('agency');
+    const c = await hosted(acc.key);
+    toolOk(await call(c, 'keyword_research', { keyword: 'running shoes', limit: 3 }));
+    toolOk(await call(c, 'keyword_research', { keyword: 'running shoes', limit: 3 }));
+    const kept = (await t.db.query(
+      'SELECT key, state, status FROM idempotency_keys WHERE account_id = $1',
+      [acc.id],
+    )) as Array<{ key: string; state: string; status: number }>;
+    expect(kept).toHaveLength(2);
+    expect(kept.map((k) => [k.state, k.status])).toEqual([
+      ['complete', 200],
+      ['complete', 200],
+    ]);
+    expect(kept[0].key).not.toBe(kept[1].key);
+  });
+
   it('a refusal carries the REST code, message and meta (per-minute limit)', async () => {
     const acc = await admin.account('pro', { requests_per_minute: 1 });
     const c = await hosted(acc.key);

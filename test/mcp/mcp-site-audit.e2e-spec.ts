@@ -77,6 +77,12 @@ describe('MCP site-audit tools (spec: POST /site-audit, GET /jobs/{job_id})', ()
     });
     expect(started.meta.max_pages).toBe(10);
     const jobId = String(started.data.job_id);
+    // The connector sent an Idempotency-Key of its own: the answer was kept for its retries.
+    const kept = (await t.db.query(
+      'SELECT route, state, status FROM idempotency_keys WHERE account_id = $1',
+      [acc.id],
+    )) as unknown[];
+    expect(kept).toEqual([{ route: 'POST /api/v1/site-audit', state: 'complete', status: 202 }]);
 
     const first = ok(await c.call('get_job', { job_id: jobId }));
     expect(first.data).toMatchObject({ job_id: jobId, endpoint: 'site-audit' });

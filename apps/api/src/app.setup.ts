@@ -23,13 +23,14 @@ const BODY_LIMIT = '10mb';
 const API_CORS: CorsOptions = {
   origin: '*',
   methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
   exposedHeaders: [
     'X-Request-Id',
     'X-RateLimit-Limit',
     'X-RateLimit-Remaining',
     'X-RateLimit-Reset',
     'Retry-After',
+    'Idempotent-Replayed',
   ],
   maxAge: 86_400,
 };

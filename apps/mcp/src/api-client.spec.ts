@@ -40,6 +40,25 @@ describe('ApiClient: the REST envelope to ok/failure, never throwing', () => {
     expect(seen[1].init.headers.get('Content-Type')).toBe('application/json');
   });
 
+  it('a POST carries an Idempotency-Key: the one given, else a new random one; a GET none', async () => {
+    const { api, seen } = client(() => json(200, { success: true, data: {}, meta: {} }));
+    await api.request('POST', '/site-audit', {
+      body: { url: 'https://x.com' },
+      idempotencyKey: 'k-1',
+    });
+    await api.post('/site-audit', { url: 'https://x.com' });
+    await api.post('/site-audit', { url: 'https://x.com' });
+    await api.get('/usage');
+    const keys = seen.map((s) => s.init.headers.get('Idempotency-Key'));
+    expect(keys[0]).toBe('k-1');
+    expect(keys[1]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(keys[2]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[2]).not.toBe(keys[1]);
+    expect(keys[3]).toBeNull();
+  });
+
   it('a 202 acceptance (top-level job_id/status/poll) becomes data', async () => {
     const { api } = client(() =>
       json(202, {

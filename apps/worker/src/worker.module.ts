@@ -5,13 +5,14 @@ import {
   UsageHistoryRetentionService,
 } from '@app/billing';
 import { CoreModule } from '@app/core';
-import { DatabaseModule, GscPartitionRepository } from '@app/database';
+import { DatabaseModule, GscPartitionRepository, IdempotencyKeysRepository } from '@app/database';
 import { LoggingModule } from '@app/logging';
 import { RedisMemoryPolicyWatch } from '@app/redis';
 import { OAuthClientPurgeService, OAuthClientsRepository } from '@app/oauth';
 import { AuditSweeperService, SiteAuditModule, WebhookSweeperService } from '@app/site-audit';
 import { SiteAuditProcessor } from './site-audit.processor';
 import { GscMaintenanceService } from './gsc-maintenance.service';
+import { IdempotencyPurgeService } from './idempotency-purge.service';
 import { WorkerMetricsServer } from './metrics-server';
 import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor';
 
@@ -22,7 +23,8 @@ import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor'
  * partition maintenance and retention (GscMaintenanceService; docs/your-data.md), and the
  * purge of OAuth clients never used for an authorization (OAuthClientPurgeService;
  * docs/oauth.md), and the usage history's roll-up of the meter's events and its 13-month
- * retention (UsageEventsRollupService, UsageHistoryRetentionService; docs/usage-history.md).
+ * retention (UsageEventsRollupService, UsageHistoryRetentionService; docs/usage-history.md),
+ * and the purge of Idempotency-Keys past their 24 hours (IdempotencyPurgeService; docs/api.md).
  */
 @Module({
   imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule],
@@ -40,6 +42,8 @@ import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor'
     UsageEventsRollupService,
     UsageHistoryRetentionService,
     RedisMemoryPolicyWatch, // refuses to start in production unless Redis is noeviction
+    IdempotencyKeysRepository,
+    IdempotencyPurgeService,
   ],
 })
 export class WorkerModule {}

@@ -86,6 +86,32 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of a POST: its Idempotency-Key. */
+export interface PostOptions extends CallOptions {
+  /**
+   * The call's `Idempotency-Key` (1-255 printable ASCII characters). By default each call
+   * sends a new random one and keeps it across its own retries, so a retried POST never
+   * starts or charges twice. Give your own to make a call safe to repeat after a crash of
+   * your process (the API replays the first answer for 24 hours).
+   */
+  idempotencyKey?: string;
+}
+
+/** A random key for one logical POST (UUID v4; also where randomUUID is missing, e.g. over http). */
+export function newIdempotencyKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c.randomUUID === 'function') return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const idempotencyHeader = (options?: PostOptions) => ({
+  'Idempotency-Key': options?.idempotencyKey ?? newIdempotencyKey(),
+});
+
 /**
  * An error answer of the API (its `code`, HTTP `status`, `details` and `meta`), or a failure
  * to get one (`status` null; code NETWORK_ERROR, TIMEOUT or CANCELLED; INVALID_RESPONSE when
@@ -307,10 +333,14 @@ export class SeoApiClient {
   /** POST /keyword-research: a keyword's metrics and related keywords (research: quota). */
   keywordResearch(
     body: KeywordResearchRequest,
-    options?: CallOptions,
+    options?: PostOptions,
   ): Promise<AnswerOf<Schemas['KeywordResearchAnswer']>> {
     return this.unwrap(
-      this.http.POST('/api/v1/keyword-research', { body, signal: options?.signal }),
+      this.http.POST('/api/v1/keyword-research', {
+        body,
+        headers: idempotencyHeader(options),
+        signal: options?.signal,
+      }),
     );
   }
 
@@ -322,9 +352,13 @@ export class SeoApiClient {
   }
 
   /** POST /site-audit: starts a crawl; answers job_id, status "queued" and poll. */
-  async startSiteAudit(body: SiteAuditRequest, options?: CallOptions): Promise<SiteAuditAccepted> {
+  async startSiteAudit(body: SiteAuditRequest, options?: PostOptions): Promise<SiteAuditAccepted> {
     const { success: _success, ...accepted } = await this.result(
-      this.http.POST('/api/v1/site-audit', { body, signal: options?.signal }),
+      this.http.POST('/api/v1/site-audit', {
+        body,
+        headers: idempotencyHeader(options),
+        signal: options?.signal,
+      }),
     );
     return accepted;
   }
@@ -456,7 +490,8 @@ export class SeoApiClient {
   /**
    * Any /api/v1 call by method and path (relative to /api/v1), untyped: for generic callers
    * such as the MCP connector. Answers the status, the data (or the top-level members of a
-   * 202) and meta; throws SeoApiError like the typed methods.
+   * 202) and meta; throws SeoApiError like the typed methods. A POST sends an Idempotency-Key
+   * (`init.idempotencyKey`, else a new random one), the same on each of its retries.
    */
   async request(
     method: 'GET' | 'POST',
@@ -465,6 +500,7 @@ export class SeoApiClient {
       query?: Record<string, string | number | boolean | undefined>;
       body?: unknown;
       signal?: AbortSignal;
+      idempotencyKey?: string;
     } = {},
   ): Promise<{ status: number; data: unknown; meta: Record<string, unknown> }> {
     const url = new URL(`${this.baseUrl}/api/v1${path}`);
@@ -475,6 +511,7 @@ export class SeoApiClient {
       headers: {
         ...this.headers,
         ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...(method === 'POST' ? idempotencyHeader(init) : {}),
       },
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
       signal: init.signal,

@@ -1312,7 +1312,13 @@ export interface operations {
     researchKeyword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries of this POST safe: a repeat within 24 hours with the same key, route and JSON body answers the first answer again (with Idempotent-Replayed: true) and starts and charges nothing. 1-255 printable ASCII characters; a new one (e.g. a UUID) per logical request.
+                 * @example 5f0c1d8e-4b8a-4d3e-9a43-2f9e1c0b7a61
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1325,6 +1331,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1482,7 +1490,13 @@ export interface operations {
     startSiteAudit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries of this POST safe: a repeat within 24 hours with the same key, route and JSON body answers the first answer again (with Idempotent-Replayed: true) and starts and charges nothing. 1-255 printable ASCII characters; a new one (e.g. a UUID) per logical request.
+                 * @example 5f0c1d8e-4b8a-4d3e-9a43-2f9e1c0b7a61
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1495,6 +1509,8 @@ export interface operations {
             /** @description Accepted: job_id, status and poll at the top level (the Location header is poll) */
             202: {
                 headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1521,6 +1537,15 @@ export interface operations {
             };
             /** @description FORBIDDEN: The plan lacks API access */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ALREADY_RUNNING: The same request is already being fetched for the account; nothing is charged */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

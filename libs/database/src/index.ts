@@ -9,3 +9,4 @@ export * from './read-sql';
 export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';
+export * from './idempotency-keys.repository';

@@ -13,6 +13,7 @@ import { ApiRequest } from './request-context';
 import { redactUrl } from '@app/logging';
 import { safeKey } from './access-log';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, DependencyHealth } from '@app/database';
+import { IdempotentReplay } from './idempotency';
 
 /**
  * Every error becomes the error envelope. ApiError carries its own code; Nest's and the
@@ -33,6 +34,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<ApiRequest>();
     const res = ctx.getResponse<Response>();
+    // A repeat of an Idempotency-Key: the kept answer, as it was (idempotency.guard.ts).
+    if (exception instanceof IdempotentReplay) {
+      if (!res.headersSent) exception.write(res);
+      return;
+    }
     // PostgreSQL or Redis unreachable: counted and logged once per outage by
     // DependencyHealth (no stack per request); the client may retry in a moment.
     const outage = this.dependencies.requestFailed(exception);

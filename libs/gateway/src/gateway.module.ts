@@ -11,13 +11,16 @@ import { PlanGuard } from './plan.guard';
 import { RateLimitGuard, perMinuteLimit } from './rate-limit.guard';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { MeteringGuard } from './metering.guard';
+import { IdempotencyGuard } from './idempotency.guard';
+import { IdempotencyKeysRepository } from '@app/database';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiValidationPipe } from './validation';
 
 /**
  * The request pipeline every public route goes through, in this order:
  * AuthGuard (401) → PlanGuard (403) → RateLimitGuard (429 per minute) → MeteringGuard
- * (monthly meter, 429) → ApiValidationPipe (422) → handler → success envelope
+ * (monthly meter, 429) → IdempotencyGuard (POST with Idempotency-Key: claim, 409, 422, or
+ * the kept answer again) → ApiValidationPipe (422) → handler → success envelope
  * (EnvelopeExpressAdapter, where the reply is written); any error → ApiExceptionFilter.
  */
 @Module({
@@ -39,6 +42,8 @@ import { ApiValidationPipe } from './validation';
     { provide: APP_GUARD, useClass: PlanGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: MeteringGuard },
+    { provide: APP_GUARD, useClass: IdempotencyGuard },
+    IdempotencyKeysRepository,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useClass: ApiValidationPipe },
   ],

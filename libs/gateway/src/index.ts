@@ -6,6 +6,8 @@ export * from './plan.guard';
 export * from './rate-limit.guard';
 export * from './redis-throttler.storage';
 export * from './metering.guard';
+export * from './idempotency';
+export * from './idempotency.guard';
 export * from './usage-line';
 export * from './envelope';
 export * from './exception.filter';

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /**
  * What a tool needs from the API: one REST call by method and path. The local stdio package
  * implements it over HTTP (apps/mcp ApiClient); the hosted /mcp endpoint implements it in
@@ -37,6 +39,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Cancels the call (e.g. when the MCP client cancels the tool call). */
   signal?: AbortSignal;
+  /** The POST's Idempotency-Key (apiPost gives each call its own; docs/api.md). */
+  idempotencyKey?: string;
 }
 
 /** One REST call of /api/v1; never throws for API or transport errors. */
@@ -56,9 +60,12 @@ export const apiGet = (
   signal?: AbortSignal,
 ) => api.request('GET', path, { query, signal });
 
-/** POST with a JSON body. */
+/**
+ * POST with a JSON body and an Idempotency-Key of its own (a new random one per tool call), so
+ * a retry of the call by the backend never starts or charges twice.
+ */
 export const apiPost = (api: ToolBackend, path: string, body: unknown, signal?: AbortSignal) =>
-  api.request('POST', path, { body, signal });
+  api.request('POST', path, { body, signal, idempotencyKey: randomUUID() });
 
 /** `?a=1&b=x` of the defined members (empty string when none). */
 export function queryString(query: Record<string, QueryValue> | undefined): string {

@@ -36,6 +36,7 @@ export class InProcessBackend implements ToolBackend {
       headers: {
         'user-agent': 'seo-api-mcp-hosted',
         ...(this.requestId ? { 'x-request-id': this.requestId } : {}),
+        ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
       },
       signal: options.signal,
     });

@@ -282,6 +282,25 @@ export const ERROR_EXAMPLES = {
     message:
       'The same request is already being fetched for this account. Retry shortly; it will be served from cache. Nothing was charged.',
   },
+  idempotencyRunning: {
+    code: 'ALREADY_RUNNING',
+    summary: 'A request with this Idempotency-Key is still running; nothing started twice',
+    message:
+      'A request with this Idempotency-Key is still running. Retry shortly to get its answer; nothing is started twice.',
+  },
+  idempotencyReused: {
+    code: 'VALIDATION_ERROR',
+    summary: 'The Idempotency-Key was used with another route or body, or is malformed',
+    message:
+      'This Idempotency-Key was used with another request body in the last 24 hours. Use a new key for a new request.',
+    details: [
+      {
+        field: 'Idempotency-Key',
+        message:
+          'This Idempotency-Key was used with another request body in the last 24 hours. Use a new key for a new request.',
+      },
+    ],
+  },
   wrongContentType: {
     code: 'UNSUPPORTED_MEDIA_TYPE',
     summary: 'The body is not JSON',
@@ -365,7 +384,14 @@ const STATUS_TEXT: Record<number, string> = {
 /** The error names an endpoint documents: the common ones, the monthly cap's, its own. */
 export function endpointErrors(e: (typeof PUBLIC_ENDPOINTS)[number] | undefined): ErrorName[] {
   if (!e) return [...COMMON_ERRORS, 'monthly'];
-  return [...COMMON_ERRORS, ...(e.group === 'your-data' ? [] : ['monthly' as const]), ...e.errors];
+  const idempotency: ErrorName[] =
+    e.method === 'post' ? ['idempotencyRunning', 'idempotencyReused'] : [];
+  return [
+    ...COMMON_ERRORS,
+    ...(e.group === 'your-data' ? [] : ['monthly' as const]),
+    ...e.errors,
+    ...idempotency,
+  ];
 }
 
 /** The error responses of one operation, by status, each with one example per spec code. */
@@ -423,7 +449,9 @@ const API_DESCRIPTION = `Backlinks, keyword research and site audits (research),
 
 **Costs.** Every request that reaches an endpoint counts as one API call against the monthly allowance (GET /usage shows it). Research calls also draw feature quota or credits; your-data calls draw neither and are never refused at the monthly cap. Each operation says what it costs.
 
-**Limits.** Per minute and per endpoint (Pro 20, Agency 60): a 429 RATE_LIMITED with meta.retry_after and meta.limit; waiting retry_after seconds always clears it.`;
+**Limits.** Per minute and per endpoint (Pro 20, Agency 60): a 429 RATE_LIMITED with meta.retry_after and meta.limit; waiting retry_after seconds always clears it.
+
+**Retrying a POST.** Send an \`Idempotency-Key\` header (1-255 printable ASCII characters, e.g. a UUID) and reuse it on each retry of the same request. Within 24 hours a repeat with the same key, route and JSON body gets the first answer again (status and body) with \`Idempotent-Replayed: true\`: nothing is started or charged again, and the repeat counts as one API call. The same key with another route or body is 422 VALIDATION_ERROR; while the first request still runs, 409 ALREADY_RUNNING. 5xx answers and refusals before the endpoint (401, 403, 429) are not kept, so their retry runs again.`;
 
 /** The customer document: /api/v1 only, in the spec's order, every answer and error described. */
 export function publicDocument(app: NestExpressApplication): OpenAPIObject {
@@ -475,6 +503,7 @@ export function publicDocument(app: NestExpressApplication): OpenAPIObject {
           .join('\n\n');
       }
       op.responses = { ...successOnly(op.responses), ...errorResponses(endpointErrors(endpoint)) };
+      if (method === 'post') idempotent(op);
     }
     out[path] = item;
   }
@@ -483,6 +512,38 @@ export function publicDocument(app: NestExpressApplication): OpenAPIObject {
   doc.components.schemas = { ...(doc.components.schemas ?? {}), ...answerComponents() };
   doc.tags = (doc.tags ?? []).filter((t) => t.name !== 'admin');
   return requestNames(pruneSchemas(doc));
+}
+
+/**
+ * Every POST under /api/v1 takes an optional Idempotency-Key, and its success answers may be
+ * replays (the gateway's IdempotencyGuard; docs/api.md "Idempotency-Key").
+ */
+function idempotent(op: OperationObject): void {
+  op.parameters = [
+    ...(op.parameters ?? []),
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes retries of this POST safe: a repeat within 24 hours with the same key, route and JSON body ' +
+        'answers the first answer again (with Idempotent-Replayed: true) and starts and charges nothing. ' +
+        '1-255 printable ASCII characters; a new one (e.g. a UUID) per logical request.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+      example: '5f0c1d8e-4b8a-4d3e-9a43-2f9e1c0b7a61',
+    },
+  ];
+  for (const [status, response] of Object.entries(op.responses ?? {})) {
+    if (!status.startsWith('2') || !response || !('content' in response)) continue;
+    response.headers = {
+      ...(response.headers ?? {}),
+      'Idempotent-Replayed': {
+        description:
+          '"true" when this is the kept answer of an earlier request with the same Idempotency-Key',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    };
+  }
 }
 
 /** Request body schemas named for what they are (`KeywordResearchDto` → `KeywordResearchRequest`). */

@@ -42,6 +42,7 @@ import {
   UsageDailyEntity,
   UsageEventEntity,
 } from './usage.entity';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
@@ -62,6 +63,7 @@ export * from './session.entity';
 export * from './oauth.entity';
 export * from './webhook.entity';
 export * from './usage.entity';
+export * from './idempotency-key.entity';
 
 /** Every entity the data source knows. Add new entities here. */
 export const ENTITIES = [
@@ -100,4 +102,5 @@ export const ENTITIES = [
   UsageEventEntity,
   UsageAlertsEntity,
   UsageAlertFiredEntity,
+  IdempotencyKeyEntity,
 ];

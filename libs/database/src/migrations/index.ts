@@ -13,6 +13,7 @@ import { OAuthClientMetadataOnce1764800000000 } from './1764800000000-oauth-clie
 import { WebhookSecretsAtRest1764900000000 } from './1764900000000-webhook-secrets-at-rest';
 import { UsageHistory1765000000000 } from './1765000000000-usage-history';
 import { RankVersions1765100000000 } from './1765100000000-rank-versions';
+import { IdempotencyKeys1765230000000 } from './1765230000000-idempotency-keys';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   WebhookSecretsAtRest1764900000000,
   UsageHistory1765000000000,
   RankVersions1765100000000,
+  IdempotencyKeys1765230000000,
 ];
