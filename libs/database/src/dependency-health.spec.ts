@@ -1,4 +1,9 @@
-import { busyDatabase, unreachableDependency } from './dependency-health';
+import { EventEmitter } from 'node:events';
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { metrics } from '@app/core';
+import { DependencyHealth, busyDatabase, unreachableDependency } from './dependency-health';
+import type { PostgresPing } from './postgres-ping';
 
 describe('unreachableDependency', () => {
   it.each([
@@ -67,5 +72,68 @@ describe('busyDatabase', () => {
     ['55P03'],
   ])('%p is not busy', (err) => {
     expect(busyDatabase(err)).toBeNull();
+  });
+});
+
+describe('DependencyHealth.requestBusy', () => {
+  const make = (ping: () => Promise<void>) => {
+    const redis = Object.assign(new EventEmitter(), { ping: async () => 'PONG' });
+    const dataSource = { query: async () => [{ '?column?': 1 }] };
+    const health = new DependencyHealth(
+      redis as unknown as Redis,
+      dataSource as unknown as DataSource,
+      { ping } as unknown as PostgresPing,
+    );
+    return health;
+  };
+  const settle = () => new Promise((r) => setTimeout(r, 10));
+
+  it('a lock or statement timeout is counted, never marks PostgreSQL down, and pings nothing', async () => {
+    const ping = jest.fn(async () => undefined);
+    const health = make(ping);
+    const before = (await metrics.dbBusy.get()).values.find(
+      (v) => v.labels.reason === 'lock_not_available',
+    )?.value;
+    expect(health.requestBusy({ driverError: { code: '55P03' } })).toBe('lock_not_available');
+    expect(health.requestBusy({ code: '57014' })).toBe('query_canceled');
+    await settle();
+    expect(ping).not.toHaveBeenCalled();
+    expect(health.isDown('postgres')).toBe(false);
+    const after = (await metrics.dbBusy.get()).values.find(
+      (v) => v.labels.reason === 'lock_not_available',
+    )?.value;
+    expect((after ?? 0) - (before ?? 0)).toBe(1);
+    health.onApplicationShutdown();
+  });
+
+  it('a pool wait asks PostgreSQL on the readiness connection: busy while it answers', async () => {
+    const ping = jest.fn(async () => undefined);
+    const health = make(ping);
+    expect(health.requestBusy(new Error('timeout exceeded when trying to connect'))).toBe(
+      'pool_wait',
+    );
+    await settle();
+    expect(ping).toHaveBeenCalledTimes(1);
+    expect(health.isDown('postgres')).toBe(false);
+    health.onApplicationShutdown();
+  });
+
+  it('a pool wait while PostgreSQL does not answer on its own connection marks it down', async () => {
+    const ping = jest.fn(async () => {
+      throw new Error('PostgreSQL ping timed out');
+    });
+    const health = make(ping);
+    expect(health.requestBusy(new Error('timeout exceeded when trying to connect'))).toBe(
+      'pool_wait',
+    );
+    await settle();
+    expect(health.isDown('postgres')).toBe(true);
+    health.onApplicationShutdown();
+  });
+
+  it('anything else is not busy', () => {
+    const health = make(async () => undefined);
+    expect(health.requestBusy(new Error('boom'))).toBeNull();
+    health.onApplicationShutdown();
   });
 });
