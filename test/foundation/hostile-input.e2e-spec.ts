@@ -77,7 +77,7 @@ describe('Hostile input: refused with the error envelope and a 4xx, never a 5xx 
       expect(await used(acc.key)).toBe(1); // only the /usage call itself
     });
 
-    it('a body with too many values → 400 BAD_REQUEST, not counted', async () => {
+    it('a body with too many values → refused before the guards, not counted (413 on a public route: 100,001 values exceed its 100 KB limit)', async () => {
       const acc = await admin.account('pro');
       const res = await t
         .http()
@@ -85,9 +85,17 @@ describe('Hostile input: refused with the error envelope and a 4xx, never a 5xx 
         .set(bearer(acc.key))
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ name: 'x', count: 1, junk: new Array(100_001).fill(0) }));
+      expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
+      expect(await used(acc.key)).toBe(1);
+    });
+
+    it('a body with too many values on the one route that takes 10 MB (admin ingestion) → 400 BAD_REQUEST before validation', async () => {
+      const res = await admin.post('/tracked-keywords/1/checks', {
+        checks: [],
+        junk: new Array(100_001).fill(0),
+      });
       expectEnvelope(res, 400, 'BAD_REQUEST');
       expect(res.body.error.message).toMatch(/more than 100000 values/);
-      expect(await used(acc.key)).toBe(1);
     });
 
     it('a body within the bounds (depth 32 of junk) still reaches validation', async () => {

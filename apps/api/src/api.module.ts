@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CoreModule } from '@app/core';
-import { DatabaseModule } from '@app/database';
+import { RequestDatabaseModule } from '@app/database';
 import { BillingModule } from '@app/billing';
 import { AccountsModule } from '@app/accounts';
 import { GatewayModule } from '@app/gateway';
@@ -27,7 +27,7 @@ import { RedisMemoryPolicyWatch } from '@app/redis';
   imports: [
     CoreModule,
     LoggingModule,
-    DatabaseModule,
+    RequestDatabaseModule,
     BillingModule,
     AccountsModule,
     GatewayModule,

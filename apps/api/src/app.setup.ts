@@ -4,9 +4,10 @@ import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import {
   EnvelopeExpressAdapter,
-  JSON_MEDIA_TYPES,
+  applyServerTimeouts,
   bodyBounds,
   jsonBodiesOnly,
+  jsonBodyOf,
   requestLifecycle,
   StaticHeaders,
 } from '@app/gateway';
@@ -14,11 +15,26 @@ import { rootLoggerFor } from '@app/logging';
 import { mcpBodyParseErrors } from './mcp/mcp-body';
 import { mcpCorsOptions } from './mcp/mcp-access';
 import { oauthBodyErrors } from './oauth/oauth-http';
+import { adminTokenCheck } from './admin/admin.guard';
 import { httpMetrics } from './ops/http-metrics';
 import { installOps } from './ops/ops.setup';
 import { installPages } from './pages/pages.module';
 
-const BODY_LIMIT = '10mb';
+/**
+ * JSON bodies of the public API, the account area, OAuth and /mcp: the largest a client
+ * sends is a few KB (a keyword, a URL, an OAuth client's metadata, a tool call). Body-parser's
+ * own default. A larger body is refused with 413 PAYLOAD_TOO_LARGE, without being parsed
+ * (docs/reliability.md, "Timeouts": 10 MB anonymous bodies parsed on every route slowed
+ * /health/live 150-fold).
+ */
+const BODY_LIMIT = '100kb';
+/** Admin ingestion batches (up to 10,000 GSC rows or rank checks): with the admin token only. */
+const INGESTION_BODY_LIMIT = '10mb';
+/** The admin API: a request without the admin token is refused by the guard, body unread. */
+const ADMIN_API_URL = /^\/admin\/v1(\/|$)/i;
+/** The admin ingestion routes (apps/api/src/{rank,gsc,ai-visibility}/*-ingestion.controller.ts). */
+const INGESTION_URL =
+  /^\/admin\/v1\/(accounts\/[^/]+\/(rank-projects|gsc-properties|ai-visibility-projects)|rank-projects\/[^/]+\/keywords|tracked-keywords\/[^/]+\/checks|gsc-properties\/[^/]+\/rows|ai-visibility-projects\/[^/]+\/scans)\/?$/i;
 
 const API_CORS: CorsOptions = {
   origin: '*',
@@ -73,6 +89,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     );
   }
   adapter.useClock(app.get(Clock));
+  const config = app.get<AppConfig>(APP_CONFIG);
+  // Header, request and keep-alive bounds a slow client cannot stretch (before listen).
+  applyServerTimeouts(app.getHttpServer(), config.httpTimeouts);
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   // The client address of per-IP throttles and logs: the socket's, unless TRUST_PROXY names
@@ -98,7 +117,26 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // The JSON APIs take JSON bodies only: anything else is 415 before the body parser and
   // every guard, so it is never counted (docs/pipeline-and-metering.md).
   app.use(jsonBodiesOnly(JSON_API_URL));
-  app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
+  // Two JSON parsers, by route: 10 MB for the admin ingestion routes with the admin token,
+  // 100 KB for everything else; an /admin/v1 request without the token is parsed by neither
+  // (the admin guard refuses it: 401, counted by the admin-token throttle, or 404 without
+  // ADMIN_TOKEN), so anonymous bodies never cost a parse beyond 100 KB.
+  const carriesAdminToken = adminTokenCheck(config.adminToken);
+  app.useBodyParser('json', {
+    limit: INGESTION_BODY_LIMIT,
+    type: jsonBodyOf(
+      (req) =>
+        req.method === 'POST' &&
+        INGESTION_URL.test(req.path) &&
+        carriesAdminToken(req.headers.authorization),
+    ),
+  });
+  app.useBodyParser('json', {
+    limit: BODY_LIMIT,
+    type: jsonBodyOf(
+      (req) => !ADMIN_API_URL.test(req.path) || carriesAdminToken(req.headers.authorization),
+    ),
+  });
   // Depth and size bounds on the parsed body, before any guard or transform (docs/pipeline-and-metering.md).
   app.use(bodyBounds());
   // A body that is not JSON is a protocol error where a protocol answers: JSON-RPC -32700 on

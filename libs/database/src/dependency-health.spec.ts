@@ -1,6 +1,15 @@
+import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
 import { metrics } from '@app/core';
-import { DependencyHealth, redisOutOfMemory, unreachableDependency } from './dependency-health';
+import {
+  DependencyHealth,
+  busyDatabase,
+  redisOutOfMemory,
+  unreachableDependency,
+} from './dependency-health';
+import type { PostgresPing } from './postgres-ping';
 
 describe('unreachableDependency', () => {
   it.each([
@@ -15,7 +24,7 @@ describe('unreachableDependency', () => {
       'postgres',
     ],
     [new Error('Connection terminated unexpectedly'), 'postgres'],
-    [new Error('timeout exceeded when trying to connect'), 'postgres'],
+    [new Error('Connection terminated due to connection timeout'), 'postgres'],
     [{ name: 'QueryFailedError', message: 'x', driverError: { code: '57P01' } }, 'postgres'],
     [{ message: 'wrapped', cause: { code: '08006' } }, 'postgres'],
   ])('%p → %s', (err, dependency) => {
@@ -30,6 +39,108 @@ describe('unreachableDependency', () => {
     ['Command timed out'],
   ])('%p is not an outage', (err) => {
     expect(unreachableDependency(err)).toBeNull();
+  });
+});
+
+/**
+ * PostgreSQL answering but not in time (issue 35): a clean 500 with Retry-After counted in
+ * db_busy_total, never an outage ("Dependency down" and probes would flap per request).
+ */
+describe('busyDatabase', () => {
+  it.each([
+    [
+      {
+        name: 'QueryFailedError',
+        message: 'canceling statement due to statement timeout',
+        driverError: { code: '57014' },
+      },
+      'query_canceled',
+    ],
+    [
+      Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }),
+      'lock_not_available',
+    ],
+    [{ message: 'wrapped', cause: { code: '55P03' } }, 'lock_not_available'],
+    // pg-pool: no free slot of our own pool within connectionTimeoutMillis.
+    [new Error('timeout exceeded when trying to connect'), 'pool_wait'],
+  ])('%p → %s, not an outage', (err, reason) => {
+    expect(busyDatabase(err)).toBe(reason);
+    expect(unreachableDependency(err)).toBeNull();
+  });
+
+  it.each([
+    [new Error('boom')],
+    [{ name: 'QueryFailedError', message: 'duplicate key', driverError: { code: '23505' } }],
+    [Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    [new Error('Connection terminated due to connection timeout')],
+    [{ code: 57014 }],
+    [null],
+    ['55P03'],
+  ])('%p is not busy', (err) => {
+    expect(busyDatabase(err)).toBeNull();
+  });
+});
+
+describe('DependencyHealth.requestBusy', () => {
+  const make = (ping: () => Promise<void>) => {
+    const redis = Object.assign(new EventEmitter(), { ping: async () => 'PONG' });
+    const dataSource = { query: async () => [{ '?column?': 1 }] };
+    const health = new DependencyHealth(
+      redis as unknown as Redis,
+      dataSource as unknown as DataSource,
+      { ping } as unknown as PostgresPing,
+    );
+    return health;
+  };
+  const settle = () => new Promise((r) => setTimeout(r, 10));
+
+  it('a lock or statement timeout is counted, never marks PostgreSQL down, and pings nothing', async () => {
+    const ping = jest.fn(async () => undefined);
+    const health = make(ping);
+    const before = (await metrics.dbBusy.get()).values.find(
+      (v) => v.labels.reason === 'lock_not_available',
+    )?.value;
+    expect(health.requestBusy({ driverError: { code: '55P03' } })).toBe('lock_not_available');
+    expect(health.requestBusy({ code: '57014' })).toBe('query_canceled');
+    await settle();
+    expect(ping).not.toHaveBeenCalled();
+    expect(health.isDown('postgres')).toBe(false);
+    const after = (await metrics.dbBusy.get()).values.find(
+      (v) => v.labels.reason === 'lock_not_available',
+    )?.value;
+    expect((after ?? 0) - (before ?? 0)).toBe(1);
+    health.onApplicationShutdown();
+  });
+
+  it('a pool wait asks PostgreSQL on the readiness connection: busy while it answers', async () => {
+    const ping = jest.fn(async () => undefined);
+    const health = make(ping);
+    expect(health.requestBusy(new Error('timeout exceeded when trying to connect'))).toBe(
+      'pool_wait',
+    );
+    await settle();
+    expect(ping).toHaveBeenCalledTimes(1);
+    expect(health.isDown('postgres')).toBe(false);
+    health.onApplicationShutdown();
+  });
+
+  it('a pool wait while PostgreSQL does not answer on its own connection marks it down', async () => {
+    const ping = jest.fn(async () => {
+      throw new Error('PostgreSQL ping timed out');
+    });
+    const health = make(ping);
+    expect(health.requestBusy(new Error('timeout exceeded when trying to connect'))).toBe(
+      'pool_wait',
+    );
+    await settle();
+    expect(health.isDown('postgres')).toBe(true);
+    health.onApplicationShutdown();
+  });
+
+  it('anything else is not busy', () => {
+    const health = make(async () => undefined);
+    expect(health.requestBusy(new Error('boom'))).toBeNull();
+    health.onApplicationShutdown();
   });
 });
 
@@ -59,7 +170,7 @@ describe('redisOutOfMemory (maxmemory reached with noeviction)', () => {
 
   it('DependencyHealth: an OOM answers "redis" (a 500 with Retry-After), counted, logged once a minute, not marked down', () => {
     const redis = { on: jest.fn(), ping: jest.fn() };
-    const health = new DependencyHealth(redis as never, {} as never);
+    const health = new DependencyHealth(redis as never, {} as never, {} as never);
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const before = counterValue();
     try {

@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { metrics } from '@app/core';
 import { REDIS } from '@app/redis';
+import { PostgresPing } from './postgres-ping';
 
 export type Dependency = 'postgres' | 'redis';
 
@@ -26,9 +27,38 @@ const SOCKET_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
-/** pg's own messages for a lost connection, a connect timeout or a dead client. */
+/**
+ * pg's own messages for a lost connection, a connect timeout or a dead client. Not pg-pool's
+ * "timeout exceeded when trying to connect": that is a wait for a free slot of our own pool
+ * (every slot busy), see `busyDatabase`; a connection attempt that times out says
+ * "Connection terminated due to connection timeout".
+ */
 const PG_UNREACHABLE =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+/** pg-pool's rejection of a wait for a free pool slot longer than `connectionTimeoutMillis`. */
+const POOL_WAIT_TIMEOUT = /^timeout exceeded when trying to connect/;
+
+/**
+ * Why PostgreSQL, while answering, did not run a statement in time: `query_canceled`
+ * (SQLSTATE 57014: statement_timeout, or a cancel), `lock_not_available` (55P03:
+ * lock_timeout), `pool_wait` (no free slot of this process's pool within
+ * DB_CONNECT_TIMEOUT_MS). Not an outage: PostgreSQL is up, it is busy or a lock is held
+ * (docs/reliability.md, "Timeouts").
+ */
+export type DatabaseBusy = 'query_canceled' | 'lock_not_available' | 'pool_wait';
+
+/**
+ * Which `DatabaseBusy` an error is, or null. Looks through TypeORM's QueryFailedError
+ * (`driverError`) and `cause` chains, like `unreachableDependency`.
+ */
+export function busyDatabase(err: unknown, depth = 0): DatabaseBusy | null {
+  if (typeof err !== 'object' || err === null || depth > 4) return null;
+  const e = err as { message?: unknown; code?: unknown; driverError?: unknown; cause?: unknown };
+  if (e.code === '57014') return 'query_canceled';
+  if (e.code === '55P03') return 'lock_not_available';
+  if (typeof e.message === 'string' && POOL_WAIT_TIMEOUT.test(e.message)) return 'pool_wait';
+  return busyDatabase(e.driverError, depth + 1) ?? busyDatabase(e.cause, depth + 1);
+}
 
 /**
  * Which dependency an error says is unreachable, or null when it is not such an error (a
@@ -110,6 +140,7 @@ export class DependencyHealth implements OnApplicationShutdown {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly postgresPing: PostgresPing,
   ) {
     metrics.dependencyUp.set({ dependency: 'postgres' }, 1);
     metrics.dependencyUp.set({ dependency: 'redis' }, 1);
@@ -138,6 +169,24 @@ export class DependencyHealth implements OnApplicationShutdown {
     this.markDown(dependency, err);
     this.states[dependency].failedRequests++;
     return dependency;
+  }
+
+  /**
+   * A request failed with `err`: when it says PostgreSQL is busy (a statement or lock
+   * timeout, no free pool slot), counts it in `db_busy_total{reason}` and answers why; else
+   * null. A statement or lock timeout never marks PostgreSQL down: it answered. A pool wait
+   * says only that every slot of our pool is taken, by busy statements or by connections
+   * gone silent (a network black hole): PostgreSQL is then asked on a connection of its own
+   * (PostgresPing, at most one ping at a time) and marked down only if that fails.
+   */
+  requestBusy(err: unknown): DatabaseBusy | null {
+    const reason = busyDatabase(err);
+    if (!reason) return null;
+    metrics.dbBusy.inc({ reason });
+    if (reason === 'pool_wait' && !this.states.postgres.down && !this.closing) {
+      this.postgresPing.ping().catch((pingErr: unknown) => this.markDown('postgres', pingErr));
+    }
+    return reason;
   }
 
   markDown(dependency: Dependency, err?: unknown): void {

@@ -72,7 +72,7 @@ export class GscPartitionRepository {
     const existing = new Set(await this.months());
     const missing = wanted.filter((m) => !existing.has(m));
     if (missing.length === 0) return [];
-    await this.sql.transaction(async (tx) => {
+    await this.sql.bulkTransaction(async (tx) => {
       await tx.run(`SELECT pg_advisory_xact_lock($1)`, [PARTITION_LOCK_KEY]);
       for (const m of missing) {
         // Month strings are checked above (digits only): safe to interpolate.

@@ -5,6 +5,7 @@ export * from './database.module';
 export * from './dependency-health';
 export { runMigrations, ensureDatabase } from './cli/migrate';
 export * from './sql';
+export * from './postgres-ping';
 export * from './read-sql';
 export * from './upserted';
 export * from './schema-drift';

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
@@ -74,18 +74,48 @@ export class SqlTx extends SqlScope {
 }
 
 /**
+ * The statement and lock bound (ms) of `Sql.bulkTransaction`; null where the connections
+ * carry no bound to raise (the worker, the CLIs).
+ */
+export const SQL_BULK_TIMEOUT_MS = Symbol('SQL_BULK_TIMEOUT_MS');
+
+/**
  * The one way SQL runs in this code base. Inject it into a `*Repository` class; nothing
  * else runs statements.
  */
 @Injectable()
 export class Sql extends SqlScope {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() @Inject(SQL_BULK_TIMEOUT_MS) private readonly bulkTimeoutMs: number | null = null,
+  ) {
     super(dataSource);
   }
 
   /** Runs `work` in one transaction (READ COMMITTED); commits when it resolves. */
   transaction<T>(work: (tx: SqlTx) => Promise<T>): Promise<T> {
     return this.dataSource.transaction((manager) => work(new SqlTx(manager)));
+  }
+
+  /**
+   * A transaction of an admin ingestion batch (or a rollup rebuild): its statements and lock
+   * waits are bounded by DB_BULK_STATEMENT_TIMEOUT_MS instead of the request path's
+   * DB_STATEMENT_TIMEOUT_MS / DB_LOCK_TIMEOUT_MS (`SET LOCAL`, so the connection goes back
+   * to the pool with its own bounds). A 10,000-row GSC batch takes 1-5 s and waits for the
+   * batch before it on the same property: the request path's bounds would kill it wrongly
+   * (docs/reliability.md, "Timeouts"). Where the connections carry no bound (the worker,
+   * the CLIs) it is a plain transaction.
+   */
+  bulkTransaction<T>(work: (tx: SqlTx) => Promise<T>): Promise<T> {
+    const ms = this.bulkTimeoutMs;
+    if (!ms) return this.transaction(work);
+    return this.transaction(async (tx) => {
+      await tx.run(
+        `SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $1, true)`,
+        [`${ms}ms`],
+      );
+      return work(tx);
+    });
   }
 
   /**

@@ -42,6 +42,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // PostgreSQL or Redis unreachable: counted and logged once per outage by
     // DependencyHealth (no stack per request); the client may retry in a moment.
     const outage = this.dependencies.requestFailed(exception);
+    // PostgreSQL up but a statement or lock wait hit its bound, or no pool slot came free in
+    // time: the same clean, retryable 500, counted (db_busy_total), not an outage.
+    const busy = outage ? null : this.dependencies.requestBusy(exception);
     const error = outage
       ? new ApiError(
           'SERVER_ERROR',
@@ -50,12 +53,21 @@ export class ApiExceptionFilter implements ExceptionFilter {
             headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS },
           },
         )
-      : this.toApiError(exception, req);
+      : busy
+        ? new ApiError(
+            'SERVER_ERROR',
+            'Internal error: the database is busy. It is safe to retry.',
+            {
+              headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS },
+            },
+          )
+        : this.toApiError(exception, req);
     const refusal = refusalReason(error);
     if (refusal) metrics.refusals.inc({ reason: refusal });
 
     if (
       !outage &&
+      !busy &&
       error.status >= 500 &&
       error.code !== 'UPSTREAM_ERROR' &&
       error.code !== 'SERVICE_UNAVAILABLE'

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { ServerResponse, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '@app/core';
@@ -54,10 +54,16 @@ const STATUS_TEXT: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
+/** How long a connection answered 408 may take to read the answer before it is destroyed. */
+const TIMEOUT_ANSWER_GRACE_MS = 1000;
+
 /**
  * Node answers HTTP parse errors (malformed request line or headers, headers too large)
  * itself, before Express, with an empty body. This answers them with the error envelope
- * when the socket still allows it, and closes the connection.
+ * when the socket still allows it, and closes the connection. A request whose body is still
+ * arriving at HTTP_REQUEST_TIMEOUT_MS (its response exists, nothing sent yet) gets the 408
+ * envelope through that response; the body parser waiting on it then sees the connection
+ * end (docs/reliability.md, "Timeouts").
  */
 export function installClientErrorHandler(
   server: Server,
@@ -66,10 +72,6 @@ export function installClientErrorHandler(
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // A reset or a socket with a response under way cannot take an answer.
     const busy = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || busy) {
-      socket.destroy();
-      return;
-    }
     const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [
       400,
       'BAD_REQUEST',
@@ -80,6 +82,26 @@ export function installClientErrorHandler(
       error: { code, message },
       meta: { timestamp: now().toISOString() },
     });
+    if (
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT' &&
+      busy instanceof ServerResponse &&
+      !busy.headersSent &&
+      socket.writable
+    ) {
+      busy.shouldKeepAlive = false;
+      busy.writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+        Connection: 'close',
+      });
+      busy.end(body);
+      setTimeout(() => socket.destroy(), TIMEOUT_ANSWER_GRACE_MS).unref();
+      return;
+    }
+    if (err.code === 'ECONNRESET' || !socket.writable || busy) {
+      socket.destroy();
+      return;
+    }
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +

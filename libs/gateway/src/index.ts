@@ -17,5 +17,6 @@ export * from './gateway.module';
 export * from './plain-date.validator';
 export * from './dto-fields';
 export * from './hostile-input';
+export * from './server-timeouts';
 export * from './json-body.middleware';
 export * from './api-docs';

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '@app/core';
 
@@ -8,6 +9,17 @@ const JSON_MEDIA_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.+-]+\+json)$/;
 
 /** The message of the 415: what to send instead. */
 export const SEND_JSON = 'Send the body as JSON with Content-Type: application/json.';
+
+/**
+ * A JSON body parser's `type` option: JSON media types (application/json and
+ * application/<name>+json, as JSON_MEDIA_TYPES) of the requests `accept` takes. Lets each
+ * parser have its own size limit by route (app.setup.ts); a request no parser takes keeps
+ * its body unread.
+ */
+export function jsonBodyOf(accept: (req: Request) => boolean): (req: IncomingMessage) => boolean {
+  return (req) =>
+    isJsonMediaType(mediaTypeOf(req.headers['content-type'])) && accept(req as Request);
+}
 
 /** True when the request carries a body (a positive Content-Length, or chunked). */
 function hasBody(req: Request): boolean {

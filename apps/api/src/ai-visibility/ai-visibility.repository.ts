@@ -140,7 +140,7 @@ export class AiVisibilityRepository {
    * concurrent scans of one project are serialized. null: no such project.
    */
   async storeScan(projectId: number, s: ScanDto, now: Date): Promise<ScanResult | null> {
-    return this.sql.transaction(async (tx) => {
+    return this.sql.bulkTransaction(async (tx) => {
       const accountId = await tx.lockAccountRow(AiVisibilityProjectEntity, projectId);
       if (accountId === null) return null;
       const snap = (await tx.one<{ id: number }>(

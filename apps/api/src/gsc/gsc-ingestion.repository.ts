@@ -227,7 +227,7 @@ export class GscIngestionRepository {
   }
 
   private writeRows(propertyId: number, list: GscRowDto[]): Promise<number | null> {
-    return this.sql.transaction(async (tx) => {
+    return this.sql.bulkTransaction(async (tx) => {
       const accountId = await tx.lockAccountRow(GscPropertyEntity, propertyId);
       if (accountId === null) return null;
       // No JIT for this statement: its cost estimate grows with the months a batch spans
@@ -262,7 +262,7 @@ export class GscIngestionRepository {
    * transaction of a bulk load), else in its own transaction.
    */
   async rebuildRollups(propertyId: number, dates: string[], tx?: SqlScope): Promise<void> {
-    if (!tx) return this.sql.transaction((own) => this.rebuildRollups(propertyId, dates, own));
+    if (!tx) return this.sql.bulkTransaction((own) => this.rebuildRollups(propertyId, dates, own));
     const months = monthsOf(dates);
     await tx.run(
       `DELETE FROM gsc_daily_rollups WHERE property_id = $1 AND date = ANY($2::date[])`,

@@ -303,7 +303,7 @@ export class RankRepository {
     const byDate = new Map<string, RankCheckDto>();
     for (const c of checks) byDate.set(c.check_date, c);
     const list = [...byDate.values()];
-    return this.sql.transaction(async (tx) => {
+    return this.sql.bulkTransaction(async (tx) => {
       const accountId = await tx.lockAccountRow(TrackedKeywordEntity, keywordId);
       if (accountId === null) return null;
       await tx.run(

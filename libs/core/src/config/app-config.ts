@@ -189,6 +189,13 @@ const schema = z
     // ---- dependency outages (docs/reliability.md) ----
     REDIS_COMMAND_TIMEOUT_MS: int(50, 60_000, 2000),
     DB_CONNECT_TIMEOUT_MS: int(50, 120_000, 10_000),
+    // ---- timeouts (docs/reliability.md, "Timeouts") ----
+    DB_STATEMENT_TIMEOUT_MS: int(100, 600_000, 10_000),
+    DB_LOCK_TIMEOUT_MS: int(50, 600_000, 3_000),
+    DB_BULK_STATEMENT_TIMEOUT_MS: int(1_000, 3_600_000, 120_000),
+    HTTP_HEADERS_TIMEOUT_MS: int(1_000, 300_000, 10_000),
+    HTTP_REQUEST_TIMEOUT_MS: int(1_000, 600_000, 30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: int(1_000, 600_000, 5_000),
     DATAFORSEO_BACKOFF_MS: int(0, 60_000, 500),
     // ---- site-audit jobs (docs/site-audit-jobs.md) ----
     AUDIT_USER_AGENT: z
@@ -281,6 +288,29 @@ const schema = z
       }),
   })
   .superRefine((env, ctx) => {
+    if (env.DB_LOCK_TIMEOUT_MS > env.DB_STATEMENT_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DB_LOCK_TIMEOUT_MS'],
+        message:
+          'must not exceed DB_STATEMENT_TIMEOUT_MS (the statement timeout bounds a lock wait too)',
+      });
+    }
+    if (env.DB_BULK_STATEMENT_TIMEOUT_MS < env.DB_STATEMENT_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DB_BULK_STATEMENT_TIMEOUT_MS'],
+        message:
+          'must be at least DB_STATEMENT_TIMEOUT_MS (it raises the bound for ingestion batches)',
+      });
+    }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+      });
+    }
     if (env.AUDIT_JOB_DEADLINE_SECONDS <= env.AUDIT_CRAWL_TIME_LIMIT_SECONDS) {
       ctx.addIssue({
         code: 'custom',
@@ -347,6 +377,20 @@ export interface AppConfig {
    * burst (ms). A stopped server refuses at once; this bounds an unreachable one.
    */
   dbConnectTimeoutMs: number;
+  /**
+   * Bounds of the API's statements (docs/reliability.md, "Timeouts"): `statementTimeoutMs`
+   * (DB_STATEMENT_TIMEOUT_MS) and `lockTimeoutMs` (DB_LOCK_TIMEOUT_MS) are session settings
+   * of every API connection; `bulkStatementTimeoutMs` (DB_BULK_STATEMENT_TIMEOUT_MS) replaces
+   * both inside the admin ingestion transactions (`bulkTransaction`). The worker and the
+   * CLIs run without them.
+   */
+  dbTimeouts: { statementTimeoutMs: number; lockTimeoutMs: number; bulkStatementTimeoutMs: number };
+  /**
+   * The API's HTTP server (docs/reliability.md, "Timeouts"): the whole header block within
+   * `headersTimeoutMs`, the whole request (headers and body) within `requestTimeoutMs`, an idle
+   * keep-alive connection closed after `keepAliveTimeoutMs`.
+   */
+  httpTimeouts: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   /** Site-audit jobs: crawl settings and worker behaviour (docs/site-audit-jobs.md). */
   audit: {
     /** AUDIT_USER_AGENT: User-Agent of the crawler, also its robots.txt product token. */
@@ -472,6 +516,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbPoolSize: e.DB_POOL_SIZE,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    dbTimeouts: {
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
+      bulkStatementTimeoutMs: e.DB_BULK_STATEMENT_TIMEOUT_MS,
+    },
+    httpTimeouts: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     audit: {
       userAgent: e.AUDIT_USER_AGENT,
       crawlTimeLimitSeconds: e.AUDIT_CRAWL_TIME_LIMIT_SECONDS,

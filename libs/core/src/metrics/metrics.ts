@@ -120,6 +120,12 @@ export const metrics = {
     help: 'Replay lag of the read standby as last checked (0 when caught up; NaN while down)',
     registers,
   }),
+  dbBusy: new Counter({
+    name: 'db_busy_total',
+    help: 'Requests answered 500 SERVER_ERROR + Retry-After because PostgreSQL, while up, did not run a statement in time',
+    labelNames: ['reason'] as const, // query_canceled | lock_not_available | pool_wait
+    registers,
+  }),
   dependencyUp: new Gauge({
     name: 'dependency_up',
     help: '1 while the dependency answers, 0 while it is down (as last seen by this process)',

@@ -1,0 +1,82 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Client } from 'pg';
+import { APP_CONFIG, AppConfig } from '@app/core';
+
+/** The bound of one ping, connecting included (ms). */
+const PING_TIMEOUT_MS = 2000;
+
+/**
+ * Whether PostgreSQL answers, asked on a connection of its own (`/health/ready`, the home
+ * page): not through the request pool, whose slots may all be taken by statements waiting on
+ * a lock or by a burst. A busy pool is this process's queue, not PostgreSQL being down, and
+ * answering 503 for it made a balancer drop every instance at once (issue 35). The
+ * connection is opened on the first ping and kept; a failed or timed-out ping drops it, so
+ * the next one connects afresh. Concurrent pings share one round trip.
+ */
+@Injectable()
+export class PostgresPing implements OnApplicationShutdown {
+  private client: Client | null = null;
+  private inFlight: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Resolves when PostgreSQL answers `SELECT 1` within `timeoutMs`; rejects otherwise. */
+  ping(timeoutMs = PING_TIMEOUT_MS): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('PostgresPing is closed'));
+    this.inFlight ??= this.run(timeoutMs).finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  onApplicationShutdown(): Promise<void> | void {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    if (client) return client.end().catch(() => undefined);
+  }
+
+  private async run(timeoutMs: number): Promise<void> {
+    let client = this.client;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const attempt = async (): Promise<void> => {
+        if (!client) {
+          client = new Client({
+            connectionString: this.config.databaseUrl,
+            connectionTimeoutMillis: timeoutMs,
+            statement_timeout: timeoutMs,
+            application_name: 'seo-api-ready',
+          });
+          const opened = client;
+          opened.on('error', () => this.drop(opened));
+          this.client = opened;
+          await opened.connect();
+        }
+        await client.query('SELECT 1');
+      };
+      await Promise.race([
+        attempt(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('PostgreSQL ping timed out')), timeoutMs);
+          timer.unref();
+        }),
+      ]);
+    } catch (err) {
+      if (client) this.drop(client);
+      throw err;
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  private drop(client: Client): void {
+    if (this.client === client) this.client = null;
+    // A silent server never answers the Terminate message: destroy the socket instead.
+    (
+      client as unknown as { connection?: { stream?: { destroy(): void } } }
+    ).connection?.stream?.destroy();
+    client.end().catch(() => undefined);
+  }
+}
