@@ -85,6 +85,12 @@ export function hiddenInputs(html: string): Record<string, string> {
   return out;
 }
 
+/** The href of the refusal page's "Return to <app>" link (views/hand-back.hbs), or null. */
+export function handBackLink(html: string): string | null {
+  const m = /<a class="button primary" href="([^"]*)" data-hand-back>/.exec(html);
+  return m ? decodeEntities(m[1]) : null;
+}
+
 export function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
@@ -172,7 +178,13 @@ export async function authorizeInBrowser(
     if (res.status === 302 || res.status === 303) {
       return { location: new URL(res.headers.get('location')!), consentHtml: '', browser };
     }
-    throw new Error(`authorize answered ${res.status}: ${await res.text()}`);
+    const html = await res.text();
+    // A refusal explained on our page (signed in): its link hands the error back (issue 36).
+    const link = handBackLink(html);
+    if (link !== null && (res.status === 400 || res.status === 403)) {
+      return { location: new URL(link), consentHtml: '', browser };
+    }
+    throw new Error(`authorize answered ${res.status}: ${html}`);
   }
   const consentHtml = await res.text();
   const fields = hiddenInputs(consentHtml);

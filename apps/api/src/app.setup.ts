@@ -96,17 +96,16 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.disable('x-powered-by');
   // The client address of per-IP throttles and logs: the socket's, unless TRUST_PROXY names
   // the proxies in front (then the nearest untrusted X-Forwarded-For entry).
-  app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
+  app.set('trust proxy', config.trustProxy);
   // Every body carries meta.timestamp and meta.request_id, so an ETag could never match:
   // hashing each response body would be pure cost.
   app.set('etag', false);
   // First, so it times everything: the request id and the security headers, then at close
   // the request-duration histogram by route template (docs/operations.md) and the access-log line.
-  const config = app.get<AppConfig>(APP_CONFIG);
   app.use(requestLifecycle(rootLoggerFor(config), [httpMetrics()], securityHeaders(config)));
   // Permissive CORS for the key-authenticated API (the spec requires it); none at all for
   // the cookie-authenticated account area and OAuth endpoints (docs/account-sessions.md).
-  const mcpCors = mcpCorsOptions(app.get<AppConfig>(APP_CONFIG).publicBaseUrl);
+  const mcpCors = mcpCorsOptions(config.publicBaseUrl);
   app.enableCors((req: { url?: string }, callback) => {
     const url = req.url ?? '';
     callback(

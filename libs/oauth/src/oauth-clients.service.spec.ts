@@ -59,7 +59,8 @@ describe('redirect URIs and client ids', () => {
     ['https://app.example.com/cb#frag', false],
     ['https://user:pw@app.example.com/cb', false],
     ['javascript:alert(1)', false],
-    ['cursor://anysphere.cursor-retrieval/oauth/callback', false],
+    ['cursor://anysphere.cursor-retrieval/oauth/callback', true],
+    ['myapp://callback', false],
     ['', false],
   ])('%s → %s', (uri, ok) => {
     expect(isAcceptableRedirectUri(uri)).toBe(ok);

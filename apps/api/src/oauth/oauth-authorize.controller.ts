@@ -12,6 +12,7 @@ import {
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { SIGN_IN_PATH } from '../account-area/account-pages';
+import { readSessionToken } from '../account-area/session-cookie';
 import { CSRF_FIELD, sessionCsrfToken, tokensMatch } from '../pages/csrf';
 import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
 import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';
@@ -140,10 +141,51 @@ export class OAuthAuthorizeController {
     // What cannot go back to the client is answered here, as a page (the SDK would answer JSON).
     const found = await this.clientAndRedirect(params.client_id, params.redirect_uri);
     if (typeof found === 'string') return this.errorPage(res, found);
+    if (readSessionToken(req) !== null) this.explainRefusals(res, found);
     await runSdkRouter(this.handler, req, res, {
       issuer: this.settings.issuer,
       state: typeof params.state === 'string' ? params.state : undefined,
     });
+  }
+
+  /**
+   * For a person signed in (this request may be in the redirect chain of the sign-in form's
+   * post, whose CSP blocks a redirect to the app): an error the SDK would redirect to the app
+   * becomes our page with its reason and a link handing the same error response back (issue
+   * 36). The SDK calls res.redirect only for those errors (ours go through redirectPage).
+   */
+  private explainRefusals(
+    res: Response,
+    { client, redirectUri }: { client: OAuthClient; redirectUri: string },
+  ): void {
+    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+    (res as unknown as { redirect: (a: number | string, b?: string) => void }).redirect = (
+      a: number | string,
+      b?: string,
+    ) => {
+      const status = typeof a === 'number' ? a : 302;
+      const target = typeof a === 'string' ? a : (b as string);
+      let url: URL;
+      try {
+        url = new URL(target);
+      } catch {
+        return redirect(status, target);
+      }
+      const error = url.searchParams.get('error');
+      if (error === null) return redirect(status, target);
+      const description = url.searchParams.get('error_description');
+      this.provider
+        .handBack(res, 400, {
+          heading: 'The app’s request was refused',
+          reason: `The request from this app cannot be completed (${error}${description ? `: ${description}` : ''}).`,
+          clientName: client.client_name ?? client.client_id,
+          redirectUri,
+          returnUrl: target,
+        })
+        .catch(() => {
+          if (!res.headersSent) res.status(500).end();
+        });
+    };
   }
 
   /** The client and the redirect URI to use, or why the request cannot be sent back. */

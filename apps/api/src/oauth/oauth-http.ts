@@ -12,10 +12,13 @@ export const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
  * The consent page's Content-Security-Policy: the account pages' strict policy, with the
  * client's redirect origin added to form-action (browsers apply form-action to the
  * redirect that follows the form post, so 'self' alone would block the return to the app).
+ * A native app's private-use scheme has no origin (`null`): its scheme is added instead
+ * (`cursor:`), a scheme the registration rule allows only for redirect URIs.
  */
 export function consentPageCsp(redirectUri: string): string {
-  const origin = new URL(redirectUri).origin;
-  return PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${origin}`);
+  const url = new URL(redirectUri);
+  const source = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  return PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${source}`);
 }
 
 /** An authorization response URL: redirect_uri plus the parameters and `iss` (RFC 9207). */

@@ -28,7 +28,14 @@ import { SIGN_IN_PATH } from '../account-area/account-pages';
 import { readSessionToken } from '../account-area/session-cookie';
 import { sessionCsrfToken } from '../pages/csrf';
 import { pageHeaders, redirectPage, renderPage } from '../pages/page-response';
-import { CONSENT_PAGE, ConsentRequest, consentPage } from './oauth-pages';
+import {
+  CONSENT_PAGE,
+  ConsentRequest,
+  HAND_BACK_PAGE,
+  consentPage,
+  handBackPage,
+  noApiAccessReason,
+} from './oauth-pages';
 import { PKCE_CHALLENGE, authorizationRedirect, consentPageCsp } from './oauth-http';
 
 /**
@@ -91,10 +98,32 @@ export class McpOAuthProvider implements OAuthServerProvider {
     }
     const { session, token } = signedIn;
     const account = await this.accounts.find(session.accountId);
-    if (!account || !this.grants.planAllows(account.plan)) {
+    if (!account) {
       throw new AccessDeniedError(
         'This account’s plan has no API access: connecting apps needs the Pro or Agency plan.',
       );
+    }
+    if (!this.grants.planAllows(account.plan)) {
+      // Our page says why, then a link hands access_denied back (issue 36): this response is
+      // often in the redirect chain of the sign-in form's post, where a redirect to the app
+      // is blocked by that page's CSP (form-action 'self').
+      await this.handBack(res, 403, {
+        heading: 'This account cannot connect apps',
+        reason: noApiAccessReason(account.name, account.plan),
+        clientName: client.client_name ?? client.client_id,
+        redirectUri: params.redirectUri,
+        returnUrl: authorizationRedirect(
+          params.redirectUri,
+          {
+            error: 'access_denied',
+            error_description:
+              'This account’s plan has no API access: connecting apps needs the Pro or Agency plan.',
+            state: params.state,
+          },
+          this.settings.issuer,
+        ),
+      });
+      return;
     }
     const request: ConsentRequest = {
       client_id: client.client_id,
@@ -118,7 +147,7 @@ export class McpOAuthProvider implements OAuthServerProvider {
         clientName: client.client_name ?? client.client_id,
         clientId: client.client_id,
         clientVerifiedByUrl: client.client_id.startsWith('https://'),
-        redirectHost: hostOf(params.redirectUri),
+        redirectUri: params.redirectUri,
         scopes,
         request,
       }),
@@ -212,18 +241,23 @@ export class McpOAuthProvider implements OAuthServerProvider {
     await this.grants.revoke(client as OAuthClient, request.token);
   }
 
+  /**
+   * A refusal as our page (the reason, and a link handing the error response back to the
+   * app) instead of a redirect: see handBackPage.
+   */
+  async handBack(
+    res: Response,
+    status: number,
+    page: Parameters<typeof handBackPage>[0],
+  ): Promise<void> {
+    pageHeaders(res);
+    await renderPage(res, status, HAND_BACK_PAGE, handBackPage(page));
+  }
+
   async currentSession(req: Request): Promise<{ session: SessionContext; token: string } | null> {
     const token = readSessionToken(req);
     if (!token) return null;
     const session = await this.sessions.resolve(token);
     return session ? { session, token } : null;
-  }
-}
-
-function hostOf(uri: string): string {
-  try {
-    return new URL(uri).host;
-  } catch {
-    return uri;
   }
 }

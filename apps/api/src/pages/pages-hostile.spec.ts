@@ -5,8 +5,10 @@ import { CONSOLE_PAGE, SIGN_IN_PAGE, consolePage, signInPage } from '../account-
 import {
   AUTHORIZE_ERROR_PAGE,
   CONSENT_PAGE,
+  HAND_BACK_PAGE,
   authorizeErrorPage,
   consentPage,
+  handBackPage,
 } from '../oauth/oauth-pages';
 import { auditReport } from '../site-audit/report.fixture';
 import {
@@ -97,7 +99,7 @@ const MODELS: Record<string, object> = {
     clientName: H,
     clientId: JS_URL,
     clientVerifiedByUrl: true,
-    redirectHost: H,
+    redirectUri: H,
     scopes: [H, 'seo:read'],
     request: {
       client_id: H,
@@ -110,6 +112,15 @@ const MODELS: Record<string, object> = {
     },
   }),
   [AUTHORIZE_ERROR_PAGE]: authorizeErrorPage(H),
+  // The refusal page's link hands back to the app's redirect URI (only http(s) or a native
+  // app's private-use scheme becomes a link).
+  [HAND_BACK_PAGE]: handBackPage({
+    heading: H,
+    reason: H,
+    clientName: H,
+    redirectUri: H,
+    returnUrl: JS_URL,
+  }),
   [REPORT_PAGE]: reportPage(hostileReport()),
   [REPORT_NOT_FOUND_PAGE]: reportNotFoundPage(),
   // No outside values on the home page; its model still goes through the same checks.
