@@ -6,7 +6,7 @@ import {
   TOOL_NAMES,
   buildConnector,
   connect,
-  jsonText,
+  allText,
   runBare,
   toolOk,
   usedCalls as countCalls,
@@ -205,12 +205,18 @@ describe('MCP connector over stdio: start-up, tools, same data as REST (spec: Au
       );
     });
 
-    it('get_usage: the usage record and meta.key_name, as structuredContent and as JSON text', async () => {
+    it('get_usage: the usage record and meta.key_name, as structuredContent and in the text summary', async () => {
       const res = await c.call('get_usage');
       const body = ok(res);
       expect(body.data).toMatchObject({ plan: 'agency', unlimited: true, resets_at: '2026-12-01' });
       expect(body.meta.key_name).toBe('claude desktop');
-      expect(jsonText(res)).toEqual(res.structuredContent);
+      // A short text summary of structuredContent: a small record is whole in it (issue 36, item 6).
+      const text = allText(res);
+      expect(text).toContain('structuredContent');
+      for (const [name, value] of Object.entries(body.data)) {
+        expect(text).toContain(`data.${name}: ${JSON.stringify(value)}`);
+      }
+      expect(text).toContain('"key_name":"claude desktop"');
     });
 
     it('every tool call is one metered API call, like a REST call', async () => {

@@ -107,7 +107,8 @@ describe('MCP connector errors: API codes, messages and meta as tool errors', ()
     const e = err(await c.call('query_gsc', { property_id: property, from: '2026-02-30' }));
     expect(e).toMatchObject({ code: 'VALIDATION_ERROR', http_status: 422 });
     expect(JSON.stringify(e.details)).toContain('from');
-    const loc = err(await c.call('keyword_research', { keyword: 'shoes', location_code: 1 }));
+    // 2999 is within the schema's 2001-2999 (2000 + ISO numeric) but no market.
+    const loc = err(await c.call('keyword_research', { keyword: 'shoes', location_code: 2999 }));
     expect(loc).toMatchObject({ code: 'UNSUPPORTED_LOCATION', http_status: 422 });
   });
 
@@ -122,6 +123,9 @@ describe('MCP connector errors: API codes, messages and meta as tool errors', ()
       ['query_gsc', { property_id: 1, from: '20-11-2026' }, 'from'],
       ['get_rank_history', {}, 'keyword_id'],
       ['get_job', { job_id: '../usage' }, 'job_id'],
+      // real bounds (issue 36, item 6): markets are 2000 + ISO numeric, crawls at most the largest plan's cap
+      ['keyword_research', { keyword: 'shoes', location_code: 1 }, 'location_code'],
+      ['start_site_audit', { url: 'https://example.com/', max_pages: 2001 }, 'max_pages'],
     ];
     for (const [name, args, field] of cases) {
       const res = await c.call(name, args);

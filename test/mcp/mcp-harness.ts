@@ -7,11 +7,13 @@ import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/t
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 
 const ROOT = resolve(__dirname, '../..');
-/** The connector's sources and the one library it imports (`@app/core`). */
+/** The connector's sources, the libraries it imports and the OpenAPI document its output schemas come from. */
 const SOURCES = [
   join(ROOT, 'apps/mcp/src'),
   join(ROOT, 'libs/mcp-tools/src'),
   join(ROOT, 'libs/core/src'),
+  join(ROOT, 'libs/plans/src'),
+  join(ROOT, 'clients/typescript/openapi.json'),
   join(ROOT, 'clients/typescript/src'),
 ];
 /**
@@ -42,6 +44,7 @@ export const TOOL_NAMES = [
 ];
 
 function newestSource(dir: string): number {
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -115,6 +118,9 @@ export async function connect(env: Record<string, string>): Promise<Connector> {
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'seo-api-e2e', version: '1.0.0' });
   await client.connect(transport);
+  // The SDK client keeps a validator of each tool's outputSchema from tools/list and checks
+  // every structuredContent against it in callTool: every tool call of the suites is checked.
+  await client.listTools();
   const received: JSONRPCMessage[] = [];
   const handle = transport.onmessage;
   transport.onmessage = (message: JSONRPCMessage) => {

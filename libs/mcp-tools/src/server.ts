@@ -4,6 +4,7 @@ import { answerParamsErrorsAsInvalidParams } from './invalid-params';
 import { Sleep } from './job-poller';
 import { ToolCalls } from './tool-calls';
 import { registerAccountTools } from './tools/account-tools';
+import { publishOutputSchemas } from './tools/output-schemas';
 import { registerResearchTools } from './tools/research-tools';
 import { registerSiteAuditTools } from './tools/site-audit-tools';
 import { registerYourDataTools } from './tools/your-data-tools';
@@ -58,6 +59,7 @@ export function createToolServer(backend: ToolBackend, options: ToolServerOption
   registerSiteAuditTools(context);
   registerYourDataTools(context);
   calls.install();
+  publishOutputSchemas(server);
   // The tool list never changes while a server runs, and the hosted endpoint is stateless (no
   // stream to send a notification on): advertise no tools/list_changed (the SDK sets
   // listChanged: true when the first tool is registered).

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiFailure, ApiResult, ApiSuccess } from './backend';
+import { ApiFailure, ApiResult, ApiSuccess, isRecord } from './backend';
 
 /** What an assistant can do about each error code (appended to the error text). */
 const HINTS: Record<string, string> = {
@@ -23,7 +23,7 @@ const HINTS: Record<string, string> = {
   TIMEOUT: 'No answer in time; the call may have been counted.',
 };
 
-interface SuccessPayload {
+export interface SuccessPayload {
   data: unknown;
   meta: Record<string, unknown>;
   [key: string]: unknown;
@@ -40,7 +40,12 @@ interface ErrorPayload {
   [key: string]: unknown;
 }
 
-/** Success: `{data, meta}` of the API answer, as structuredContent and as JSON text. */
+/**
+ * Success: `{data, meta}` of the API answer as structuredContent, which every tool declares
+ * with an outputSchema; the text content is a short summary of it (counts, scalar members, the
+ * first rows), not a second full copy: a 500-keyword answer would otherwise be sent twice
+ * (docs/mcp.md, "Results").
+ */
 export function successResult(
   result: ApiSuccess,
   note?: string,
@@ -50,8 +55,62 @@ export function successResult(
   if (note) payload.note = note;
   const content: CallToolResult['content'] = [];
   if (note) content.push({ type: 'text', text: note });
-  content.push({ type: 'text', text: JSON.stringify(payload) });
+  content.push({ type: 'text', text: summaryText(payload) });
   return { content, structuredContent: payload };
+}
+
+/** Longest text of one row, one object member or meta in the summary. */
+const ITEM_CHARS = 400;
+/** Rows of one list shown in the summary: while their text fits this budget (at least one), at most LIST_ROWS. */
+const LIST_CHARS = 1500;
+const LIST_ROWS = 10;
+/** Bound of the whole summary. */
+export const SUMMARY_MAX_CHARS = 6000;
+
+const clip = (text: string, max: number) =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+
+const compact = (value: unknown) => clip(JSON.stringify(value) ?? 'null', ITEM_CHARS);
+
+/** `name: N rows` and the first rows that fit, as compact JSON. */
+function listLines(name: string, rows: unknown[]): string[] {
+  const shown: string[] = [];
+  let used = 0;
+  for (const row of rows) {
+    const text = compact(row);
+    if (shown.length >= LIST_ROWS || (shown.length > 0 && used + text.length > LIST_CHARS)) break;
+    shown.push(`  ${text}`);
+    used += text.length;
+  }
+  const head =
+    rows.length === 0
+      ? `${name}: 0 rows`
+      : shown.length === rows.length
+        ? `${name}: ${rows.length} row${rows.length === 1 ? '' : 's'}:`
+        : `${name}: ${rows.length} rows, the first ${shown.length}:`;
+  return [head, ...shown];
+}
+
+/**
+ * The text of a success: every scalar member of data, each list as its row count and first
+ * rows, each object member clipped, then meta; bounded by SUMMARY_MAX_CHARS. It names
+ * structuredContent as the place of the complete answer.
+ */
+export function summaryText(payload: SuccessPayload): string {
+  const lines = [
+    'Summary; the complete answer (data and meta, as the REST API sends them) is in structuredContent.',
+  ];
+  const { data, meta, note: _note, ...extra } = payload;
+  for (const [name, value] of Object.entries(extra)) lines.push(`${name}: ${compact(value)}`);
+  if (Array.isArray(data)) lines.push(...listLines('data', data));
+  else if (isRecord(data)) {
+    for (const [name, value] of Object.entries(data)) {
+      if (Array.isArray(value)) lines.push(...listLines(`data.${name}`, value));
+      else lines.push(`data.${name}: ${compact(value)}`);
+    }
+  } else lines.push(`data: ${compact(data)}`);
+  lines.push(`meta: ${compact(meta)}`);
+  return clip(lines.join('\n'), SUMMARY_MAX_CHARS);
 }
 
 function errorPayload(failure: ApiFailure): ErrorPayload {
@@ -66,6 +125,10 @@ function errorPayload(failure: ApiFailure): ErrorPayload {
   };
 }
 
+/** RATE_LIMITED of the monthly call allowance (meta.resets_at), not of the per-minute limit (meta.retry_after). */
+const monthlyCap = (failure: ApiFailure) =>
+  failure.code === 'RATE_LIMITED' && typeof failure.meta.resets_at === 'string';
+
 /** One line an assistant can act on: code, status, message, the meta that matters, a hint. */
 function describeFailure(failure: ApiFailure): string {
   const status =
@@ -77,7 +140,11 @@ function describeFailure(failure: ApiFailure): string {
   const facts = ['retry_after', 'limit', 'resets_at']
     .filter((name) => failure.meta[name] !== undefined && failure.meta[name] !== null)
     .map((name) => `${name}=${String(failure.meta[name])}`);
-  const hint = HINTS[failure.code];
+  const hint = monthlyCap(failure)
+    ? `The monthly call allowance of ${String(failure.meta.limit ?? '')} calls is used up until ${String(failure.meta.resets_at)} ` +
+      '(UTC): every tool is refused until then, get_usage included, except the your-data tools (list_rank_keywords, ' +
+      'get_rank_history, list_gsc_properties, query_gsc, list_ai_visibility_projects, get_share_of_voice), which still work.'
+    : HINTS[failure.code];
   return (
     `API error ${failure.code} (${status}): ${failure.message}` +
     (facts.length ? ` [${facts.join(', ')}]` : '') +

@@ -1,8 +1,21 @@
 import { z } from 'zod';
+import { PLANS } from '@app/plans';
 
 /** Shared argument schemas; ranges mirror the REST API so bad values are refused before any call is made. */
 
 export const PG_INT_MAX = 2_147_483_647;
+
+/**
+ * The largest per-crawl page cap of any plan (the plan catalogue): a larger max_pages would be
+ * capped by the API anyway, so the schema says where the real bound is.
+ */
+export const MAX_PAGES_PER_CRAWL = Math.max(
+  ...Object.values(PLANS).map((plan) => plan.limits.site_audit_pages_per_crawl),
+);
+
+/** Keyword-research markets: location_code = 2000 + ISO 3166-1 numeric country code. */
+export const LOCATION_CODE_MIN = 2001;
+export const LOCATION_CODE_MAX = 2999;
 
 /** Cost notes repeated in the tool descriptions so an assistant can weigh each call. */
 export const COST = {
@@ -57,10 +70,12 @@ export const siteAuditArgs = {
     .number()
     .int()
     .min(1)
-    .max(PG_INT_MAX)
+    .max(MAX_PAGES_PER_CRAWL)
     .optional()
     .describe(
-      "Most pages to crawl (default 100); capped by the plan's per-crawl page limit and the remaining monthly page budget",
+      `Most pages to crawl, 1-${MAX_PAGES_PER_CRAWL} (default 100); capped by the plan's per-crawl page limit ` +
+        `(Pro ${PLANS.pro.limits.site_audit_pages_per_crawl}, Agency ${PLANS.agency.limits.site_audit_pages_per_crawl}) ` +
+        'and the remaining rolling 30-day page budget; meta.max_pages shows the value applied',
     ),
   depth: z
     .number()

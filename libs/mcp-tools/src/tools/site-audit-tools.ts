@@ -11,6 +11,10 @@ import { errorResult, successResult, toToolResult } from '../tool-result';
 import { COST, jobId, siteAuditArgs } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
 
+/** What the job record holds, with units. */
+const JOB_UNITS =
+  'progress 0-100 (percent); total_score (technical SEO) and geo_score (readiness for AI answers) 0-100; issues ' +
+  'counts critical, warning, total; created_at, updated_at and completed_at are YYYY-MM-DD HH:MM:SS (UTC).';
 const AUDIT_COST =
   'Cost: research call. Uses one site-audit crawl of the monthly crawl count and pages of the rolling page budget ' +
   '(QUOTA_EXCEEDED when either is used up; never spends credits) and counts as one API call.';
@@ -71,7 +75,9 @@ function registerGetJob({ server, api }: ToolContext): void {
       description:
         'The record of an asynchronous job such as a site audit (GET /api/v1/jobs/{job_id}): status queued, running ' +
         '(progress 0-100), complete (data holds audit_id, pages_crawled, total_score, geo_score, issue counts and ' +
-        'report_url) or failed (error holds the reason). With wait_seconds (recommended: 60) it waits up to that ' +
+        'report_url) or failed (error holds the reason). Units: ' +
+        JOB_UNITS +
+        ' With wait_seconds (recommended: 60) it waits up to that ' +
         'long for complete or failed and answers as soon as the job ends: one call however long it waits. ' +
         `${COST.other}`,
       inputSchema: {
@@ -107,7 +113,9 @@ function registerRunSiteAudit(context: ToolContext): void {
       description:
         'Starts a site audit like start_site_audit, then waits for its job (long-poll) until it is complete or ' +
         'failed or the wait budget is used up. Returns the job record; when the wait ends first, it returns the latest record with ' +
-        'finished=false and a "still running" note: call get_job later with the job_id. ' +
+        'finished=false and a "still running" note: call get_job later with the job_id. Units: ' +
+        JOB_UNITS +
+        ' ' +
         `${AUDIT_COST} ${POLL_COST}`,
       inputSchema: {
         ...siteAuditArgs,

@@ -23,6 +23,11 @@ function registerRankTools({ server, api }: ToolContext): void {
         "The account's rank-tracked keywords with latest position, change (positive = moved up), landing page, " +
         'GSC clicks/impressions/CTR and SERP features (GET /api/v1/rank/keywords). Use it to see current rankings and to ' +
         'find a keyword_id for get_rank_history. A keyword never checked has null positions. ' +
+        'Returns at most `limit` keywords (default 100, max 500), ordered by project then keyword id; data.count is the ' +
+        'number of keywords in this answer, not the number tracked: when count equals limit there may be more, which ' +
+        'this tool cannot page to yet (narrow with project_id). Units: positions 1 = top (null = not ranked); gsc_ctr ' +
+        "in percent (0-100); cpc in the market's currency; difficulty 0-100; search_volume monthly searches; " +
+        'last_checked YYYY-MM-DD. ' +
         COST.yourData,
       inputSchema: {
         project_id: id('Restrict to one rank-tracking project; omit for all projects').optional(),
@@ -48,6 +53,8 @@ function registerRankTools({ server, api }: ToolContext): void {
       description:
         'Daily position history of one tracked keyword, newest first, with SERP features and a trend summary ' +
         '(first, latest, best, worst) (GET /api/v1/rank/history). Use it to explain ranking movements over time. ' +
+        'Units: positions 1 = top (null = not ranked that day; best = lowest number); gsc_ctr in percent (0-100); ' +
+        'gsc_average_position 1 = top; check_date YYYY-MM-DD. ' +
         COST.yourData,
       inputSchema: {
         keyword_id: id(
@@ -70,6 +77,7 @@ function registerGscTools({ server, api }: ToolContext): void {
       description:
         "The account's connected Google Search Console properties with their last sync (GET /api/v1/gsc/properties). " +
         'Use it to find a property_id for query_gsc. This is the synced copy; nothing is fetched from Google. ' +
+        'last_synced_at is YYYY-MM-DD HH:MM:SS (UTC), null before the first sync. ' +
         COST.yourData,
       annotations: READ_ONLY,
     },
@@ -83,7 +91,9 @@ function registerGscTools({ server, api }: ToolContext): void {
       description:
         'Search Console clicks, impressions, CTR and average position of a property grouped by one dimension, with ' +
         'totals for the whole period (GET /api/v1/gsc/queries). Use it for top queries/pages/countries/devices or a daily ' +
-        'series (dim=date). total_rows counts distinct keys in the period, not rows returned. ' +
+        'series (dim=date). total_rows counts distinct keys in the period, not rows returned. Units: ctr in percent ' +
+        '(clicks / impressions x 100, 0-100); position = impression-weighted average position, 1 = top; both null ' +
+        'without impressions; from, to and date keys YYYY-MM-DD (days as Search Console reports them). ' +
         COST.yourData,
       inputSchema: {
         property_id: id(
@@ -126,7 +136,8 @@ function registerAiVisibilityTools({ server, api }: ToolContext): void {
       description:
         "The account's AI-visibility projects (brand tracked in AI assistants' answers) with visibility score and its " +
         'change since the previous scan (GET /api/v1/ai-visibility/projects). Use it to find a project_id for ' +
-        'get_share_of_voice. Data is from the last scheduled scan; no AI provider is called. ' +
+        'get_share_of_voice. Data is from the last scheduled scan; no AI provider is called. Units: visibility_score ' +
+        '0-100 (null before the first scan); score_change in points; created_at and updated_at YYYY-MM-DD HH:MM:SS (UTC). ' +
         COST.yourData,
       annotations: READ_ONLY,
     },
@@ -142,6 +153,9 @@ function registerAiVisibilityTools({ server, api }: ToolContext): void {
         "A project's latest AI-visibility snapshot (geo score, mention rate = share of prompts mentioning the brand, " +
         'average position, sentiment, citations), its share of voice against tracked competitors (brand_share_pct = ' +
         "brand's share of all mentions) and up to 20 competitors (GET /api/v1/ai-visibility/share-of-voice). " +
+        'Units: geo_score, visibility_score and competition_score 0-100; mention_rate, citation_rate and brand_share_pct ' +
+        'in percent (0-100); sentiment_avg -100 to 100; avg_position 1 = first; snapshot_date YYYY-MM-DD, updated_at ' +
+        'YYYY-MM-DD HH:MM:SS (UTC). ' +
         COST.yourData,
       inputSchema: {
         project_id: id(
