@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import {
+  BillingModule,
   UsageEventsRollupService,
   UsageHistoryRepository,
   UsageHistoryRetentionService,
@@ -13,6 +14,7 @@ import { SiteAuditProcessor } from './site-audit.processor';
 import { GscMaintenanceService } from './gsc-maintenance.service';
 import { WorkerMetricsServer } from './metrics-server';
 import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor';
+import { UsageAlertsSweepService } from './usage-alerts-sweep.service';
 
 /**
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper
@@ -21,10 +23,12 @@ import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor'
  * partition maintenance and retention (GscMaintenanceService; docs/your-data.md), and the
  * purge of OAuth clients never used for an authorization (OAuthClientPurgeService;
  * docs/oauth.md), and the usage history's roll-up of the meter's events and its 13-month
- * retention (UsageEventsRollupService, UsageHistoryRetentionService; docs/usage-history.md).
+ * retention (UsageEventsRollupService, UsageHistoryRetentionService; docs/usage-history.md),
+ * and the sweep that fires the usage alerts the meter rows call for and that the API did not
+ * record (UsageAlertsSweepService).
  */
 @Module({
-  imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule],
+  imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule, BillingModule],
   providers: [
     SiteAuditProcessor,
     WorkerMetricsServer,
@@ -38,6 +42,7 @@ import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor'
     UsageHistoryRepository,
     UsageEventsRollupService,
     UsageHistoryRetentionService,
+    UsageAlertsSweepService,
   ],
 })
 export class WorkerModule {}

@@ -6,6 +6,7 @@ import { dataSourceOptions } from './data-source-options';
 import { ReadSql } from './read-sql';
 import { Sql } from './sql';
 import { DependencyHealth } from './dependency-health';
+import { ClockSkewMonitor, DatabaseClockRepository } from './clock-skew';
 
 /**
  * PostgreSQL (TypeORM, migrations only, never synchronize), the `Sql` helper repositories run
@@ -27,7 +28,7 @@ import { DependencyHealth } from './dependency-health';
     }),
     RedisModule,
   ],
-  providers: [Sql, ReadSql, DependencyHealth],
-  exports: [TypeOrmModule, RedisModule, Sql, ReadSql, DependencyHealth],
+  providers: [Sql, ReadSql, DependencyHealth, DatabaseClockRepository, ClockSkewMonitor],
+  exports: [TypeOrmModule, RedisModule, Sql, ReadSql, DependencyHealth, ClockSkewMonitor],
 })
 export class DatabaseModule {}

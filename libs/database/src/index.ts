@@ -9,3 +9,5 @@ export * from './read-sql';
 export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';
+export * from './statement-time';
+export * from './clock-skew';

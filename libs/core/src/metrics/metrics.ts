@@ -120,6 +120,11 @@ export const metrics = {
     help: 'Replay lag of the read standby as last checked (0 when caught up; NaN while down)',
     registers,
   }),
+  clockSkewSeconds: new Gauge({
+    name: 'process_clock_skew_seconds',
+    help: "This process's clock minus PostgreSQL's at the last check (every 30 s; positive: the process runs ahead)",
+    registers,
+  }),
   dependencyUp: new Gauge({
     name: 'dependency_up',
     help: '1 while the dependency answers, 0 while it is down (as last seen by this process)',
