@@ -65,7 +65,14 @@ export class ClockSkewMonitor extends PeriodicTask<ClockSkewStatus> {
 
   protected async run(): Promise<ClockSkewStatus> {
     const before = this.clock.now().getTime();
-    const db = (await this.database.now()).getTime();
+    let db: number;
+    try {
+      db = (await this.database.now()).getTime();
+    } catch (err) {
+      // Unknown while PostgreSQL does not answer (the failed round is logged by PeriodicTask).
+      this.current = { status: 'unknown', skew_ms: null, max_skew_ms: CLOCK_SKEW_MAX_MS };
+      throw err;
+    }
     const after = this.clock.now().getTime();
     const skewMs = Math.round((before + after) / 2 - db);
     const status = Math.abs(skewMs) > CLOCK_SKEW_MAX_MS ? 'skewed' : 'ok';
