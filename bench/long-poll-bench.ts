@@ -153,7 +153,6 @@ async function main(): Promise<void> {
 
     // Jobs: queued rows (with their page-budget rows), never enqueued; this bench ends them.
     const now = new Date();
-    const period = `${now.toISOString().slice(0, 7)}-01`;
     const jobs: Array<{ id: string; acc: { id: number; key: string } }> = [];
     for (let i = 0; i < WAITERS; i++) jobs.push({ id: newJobId(), acc: accounts[i % ACCOUNTS] });
     for (let i = 0; i < jobs.length; i += 50) {
@@ -167,7 +166,8 @@ async function main(): Promise<void> {
             requestedPages: 1,
             pagesPerCrawl: 100,
             rollingBudget: 1_000_000,
-            quotaPeriodStart: period,
+            crawlsPerMonth: 1_000_000,
+            at: null,
             requestId: null,
             now,
             deadlineAt: addDays(now, 1),

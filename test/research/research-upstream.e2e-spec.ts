@@ -211,13 +211,14 @@ describe('research endpoints against a fake DataForSEO', () => {
         'req-crash-1',
         now,
       );
-      const quota = await repo.reserveQuota(
+      const { reservation: quota } = await repo.reserveQuota(
         acct.id,
         'keyword_research',
         'keyword_research',
         100,
         'req-crash-2',
         now,
+        t.clock.statementTime(),
       );
       expect(credit && quota).toBeTruthy();
       let usage = await usageOf(admin, acct.id);
@@ -265,13 +266,14 @@ describe('research endpoints against a fake DataForSEO', () => {
     it('a committed reservation is never refunded', async () => {
       const acct = await admin.account('pro', ROOMY);
       const repo = t.app.get(ReservationsRepository);
-      const r = await repo.reserveQuota(
+      const { reservation: r } = await repo.reserveQuota(
         acct.id,
         'backlinks',
         'backlinks',
         10,
         'req-ok',
         t.clock.now(),
+        t.clock.statementTime(),
       );
       expect(await repo.commit(r!.id, t.clock.now())).toBe(true);
       expect(await repo.refund(r!.id, 'test', t.clock.now())).toBe(false);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import {
+  BillingModule,
   UsageEventsRollupService,
   UsageHistoryRepository,
   UsageHistoryRetentionService,
@@ -15,6 +16,7 @@ import { GscMaintenanceService } from './gsc-maintenance.service';
 import { IdempotencyPurgeService } from './idempotency-purge.service';
 import { WorkerMetricsServer } from './metrics-server';
 import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor';
+import { UsageAlertsSweepService } from './usage-alerts-sweep.service';
 
 /**
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper
@@ -24,10 +26,12 @@ import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor'
  * purge of OAuth clients never used for an authorization (OAuthClientPurgeService;
  * docs/oauth.md), and the usage history's roll-up of the meter's events and its 13-month
  * retention (UsageEventsRollupService, UsageHistoryRetentionService; docs/usage-history.md),
- * and the purge of Idempotency-Keys past their 24 hours (IdempotencyPurgeService; docs/api.md).
+ * and the purge of Idempotency-Keys past their 24 hours (IdempotencyPurgeService; docs/api.md),
+ * and the sweep that fires the usage alerts the meter rows call for and that the API did not
+ * record (UsageAlertsSweepService).
  */
 @Module({
-  imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule],
+  imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule, BillingModule],
   providers: [
     SiteAuditProcessor,
     WorkerMetricsServer,
@@ -44,6 +48,7 @@ import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor'
     RedisMemoryPolicyWatch, // refuses to start in production unless Redis is noeviction
     IdempotencyKeysRepository,
     IdempotencyPurgeService,
+    UsageAlertsSweepService,
   ],
 })
 export class WorkerModule {}

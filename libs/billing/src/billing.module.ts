@@ -8,10 +8,11 @@ import { FeatureQuotaService } from './feature-quota.service';
 import { ReservationsRepository } from './reservations.repository';
 import { UsageHistoryRepository } from './usage-history.repository';
 import { UsageHistoryService } from './usage-history.service';
+import { UsageAlertFiringRepository } from './usage-alert-firing.repository';
 
 /**
- * The call meter and its usage history, credits, feature quotas and the research
- * reservations journal (the plan catalogue is libs/plans).
+ * The call meter and its usage history, credits, feature quotas, the research reservations
+ * journal and the firing of usage alerts (the plan catalogue is libs/plans).
  */
 @Module({
   providers: [
@@ -24,8 +25,10 @@ import { UsageHistoryService } from './usage-history.service';
     ReservationsRepository,
     UsageHistoryRepository,
     UsageHistoryService,
+    UsageAlertFiringRepository,
   ],
   exports: [
+    UsageAlertFiringRepository,
     CallMeterService,
     CreditsService,
     FeatureQuotaService,

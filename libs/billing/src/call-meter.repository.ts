@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Sql, UsageCostGroup } from '@app/database';
+import { Sql, UsageCostGroup, statementDay, statementMonth } from '@app/database';
 
-/** Where a counted call goes in the usage history. */
+/** Where a counted call goes in the usage history (its day is the statement's, PostgreSQL's). */
 export interface UsageLine {
-  /** The UTC day (YYYY-MM-DD) of the call. */
-  day: string;
   /** The API key, or 0 for a hosted-MCP connection. */
   keyId: number;
   /** The hosted-MCP connection (OAuth grant), or 0 for an API key. */
@@ -20,6 +18,14 @@ export interface MeterCount {
   used: number;
 }
 
+/** The meter statement's answer. */
+export interface MeterOutcome {
+  /** The month the statement counted in: PostgreSQL's (YYYY-MM-DD, its first day). */
+  periodStart: string;
+  /** Null when none was admitted (the month was at the cap already). */
+  count: MeterCount | null;
+}
+
 /** The statements of the monthly API call meter (tables api_call_meter and usage_events). */
 @Injectable()
 export class CallMeterRepository {
@@ -28,7 +34,11 @@ export class CallMeterRepository {
   /**
    * Counts the calls of `lines` (in arrival order) in one atomic statement, as many as `cap`
    * still allows (`cap` null: all of them): the first `used - before` lines are admitted, the
-   * rest refused. Null when none was admitted (the month was at the cap already).
+   * rest refused. `count` null when none was admitted (the month was at the cap already).
+   *
+   * The month and the history's day are the statement's, from PostgreSQL's clock (`at`:
+   * `Clock.statementTime()`, null in production; a test clock's time in tests): API
+   * processes whose clocks disagree still count in one month.
    *
    * `used_before` keeps the count before the statement on the row itself, so the statement
    * can answer how many it admitted. Concurrent statements of one account (other batches,
@@ -42,23 +52,30 @@ export class CallMeterRepository {
    *
    * The statement commits asynchronously (set_config(..., true) applies to its own implicit
    * transaction only): still atomic and exact; a PostgreSQL crash could forget the last
-   * fraction of a second of counts, from the meter and the history together. Credits, quotas
-   * and the ledger keep synchronous commits. See docs/pipeline-and-metering.md. A named
-   * prepared statement: it runs for every API request (for several at once under load).
+   * fraction of a second of counts, from the meter and the history together.
+   * Credits, quotas and the ledger keep synchronous commits. See
+   * docs/pipeline-and-metering.md. A named prepared statement: it runs for every API request
+   * (for several at once under load).
    */
   async consume(
     accountId: number,
-    periodStart: string,
+    at: Date | null,
     cap: number | null,
     lines: UsageLine[],
-  ): Promise<MeterCount | null> {
-    const rows = await this.sql.prepared<{ used: number; used_before: number }>(
+  ): Promise<MeterOutcome> {
+    const rows = await this.sql.prepared<{
+      period_start: string;
+      used: number | null;
+      used_before: number | null;
+    }>(
       'api_call_meter_consume',
       `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
+       t AS (SELECT ${statementMonth('$2')} AS period, ${statementDay('$2')} AS day
+             FROM async_commit),
        counted AS (
          INSERT INTO api_call_meter AS m (account_id, period_start, used, used_before)
-         SELECT $1, $2::date, CASE WHEN $3::int IS NULL THEN $4::int ELSE LEAST($4::int, $3::int) END, 0
-         FROM async_commit WHERE $3::int IS NULL OR $3::int > 0
+         SELECT $1, t.period, CASE WHEN $3::int IS NULL THEN $4::int ELSE LEAST($4::int, $3::int) END, 0
+         FROM t WHERE $3::int IS NULL OR $3::int > 0
          ON CONFLICT (account_id, period_start)
          DO UPDATE SET
            used_before = m.used,
@@ -67,34 +84,46 @@ export class CallMeterRepository {
          RETURNING used, used_before),
        history AS (
          INSERT INTO usage_events (account_id, day, key_id, grant_id, endpoint, cost_group, calls)
-         SELECT $1, l.day, l.key_id, l.grant_id, l.endpoint, l.cost_group, count(*)::int
-         FROM counted,
-              unnest($5::date[], $6::int[], $7::int[], $8::text[], $9::text[])
-                WITH ORDINALITY AS l (day, key_id, grant_id, endpoint, cost_group, n)
+         SELECT $1, t.day, l.key_id, l.grant_id, l.endpoint, l.cost_group, count(*)::int
+         FROM counted, t,
+              unnest($5::int[], $6::int[], $7::text[], $8::text[])
+                WITH ORDINALITY AS l (key_id, grant_id, endpoint, cost_group, n)
          WHERE l.n <= counted.used - counted.used_before
-         GROUP BY l.day, l.key_id, l.grant_id, l.endpoint, l.cost_group)
-       SELECT used, used_before FROM counted`,
+         GROUP BY t.day, l.key_id, l.grant_id, l.endpoint, l.cost_group)
+       SELECT t.period::text AS period_start, c.used, c.used_before
+       FROM t LEFT JOIN counted c ON true`,
       [
         accountId,
-        periodStart,
+        at,
         cap,
         lines.length,
-        lines.map((l) => l.day),
         lines.map((l) => l.keyId),
         lines.map((l) => l.grantId),
         lines.map((l) => l.endpoint),
         lines.map((l) => l.group),
       ],
     );
-    return rows.length ? { before: rows[0].used_before, used: rows[0].used } : null;
+    const row = rows[0];
+    return {
+      periodStart: row.period_start,
+      count:
+        row.used !== null && row.used_before !== null
+          ? { before: row.used_before, used: row.used }
+          : null,
+    };
   }
 
-  /** Calls counted in the month starting `periodStart` (0 when none). */
-  async used(accountId: number, periodStart: string): Promise<number> {
-    const row = await this.sql.one<{ used: number }>(
-      `SELECT used FROM api_call_meter WHERE account_id = $1 AND period_start = $2::date`,
-      [accountId, periodStart],
+  /**
+   * Calls counted in the month of `at` (null: PostgreSQL's clock), 0 when none, and that
+   * month (YYYY-MM-DD).
+   */
+  async used(accountId: number, at: Date | null): Promise<{ used: number; periodStart: string }> {
+    const row = await this.sql.one<{ used: number; period_start: string }>(
+      `SELECT COALESCE((SELECT used FROM api_call_meter
+                        WHERE account_id = $1 AND period_start = ${statementMonth('$2')}), 0) AS used,
+              ${statementMonth('$2')}::text AS period_start`,
+      [accountId, at],
     );
-    return row?.used ?? 0;
+    return { used: row!.used, periodStart: row!.period_start };
   }
 }

@@ -1,8 +1,7 @@
-import { CallMeterRepository, MeterCount, UsageLine } from './call-meter.repository';
+import { CallMeterRepository, MeterOutcome, UsageLine } from './call-meter.repository';
 import { CallMeterService } from './call-meter.service';
 
 const line = (endpoint: string): UsageLine => ({
-  day: '2026-11-24',
   keyId: 1,
   grantId: 0,
   endpoint,
@@ -15,13 +14,14 @@ function fakeMeter() {
   const batches: string[][] = [];
   let release: () => void = () => undefined;
   const repo = {
-    async consume(_a: number, _p: string, cap: number | null, lines: UsageLine[]) {
+    async consume(_a: number, _at: Date | null, cap: number | null, lines: UsageLine[]) {
       batches.push(lines.map((l) => l.endpoint));
       await new Promise<void>((r) => (release = r)); // held until the test releases it
-      if (cap !== null && used >= cap) return null;
+      const periodStart = '2026-11-01';
+      if (cap !== null && used >= cap) return { periodStart, count: null };
       const before = used;
       used += cap === null ? lines.length : Math.min(lines.length, cap - used);
-      return { before, used } satisfies MeterCount;
+      return { periodStart, count: { before, used } } satisfies MeterOutcome;
     },
   };
   return { repo: repo as unknown as CallMeterRepository, batches, release: () => release() };
@@ -30,7 +30,7 @@ function fakeMeter() {
 const flush = () => new Promise((r) => setImmediate(r));
 
 describe('CallMeterService: group commit', () => {
-  const now = new Date('2026-11-24T12:00:00Z');
+  const now = null; // the database's month
 
   it('a lone call goes at once; calls that arrive meanwhile share the next statement, in order', async () => {
     const m = fakeMeter();
@@ -40,18 +40,18 @@ describe('CallMeterService: group commit', () => {
     await flush();
     expect(m.batches).toEqual([['a']]);
     m.release();
-    expect(await first).toEqual({ allowed: true, used: 1 });
+    expect(await first).toEqual({ periodStart: '2026-11-01', allowed: true, used: 1 });
     await flush();
     expect(m.batches).toEqual([['a'], ['b', 'c', 'd', 'e', 'f', 'g']]);
     m.release();
     // The cap of 5 admits b..e (counts 2..5) and refuses f and g.
     expect(await Promise.all(rest)).toEqual([
-      { allowed: true, used: 2 },
-      { allowed: true, used: 3 },
-      { allowed: true, used: 4 },
-      { allowed: true, used: 5 },
-      { allowed: false, used: 5 },
-      { allowed: false, used: 5 },
+      { periodStart: '2026-11-01', allowed: true, used: 2 },
+      { periodStart: '2026-11-01', allowed: true, used: 3 },
+      { periodStart: '2026-11-01', allowed: true, used: 4 },
+      { periodStart: '2026-11-01', allowed: true, used: 5 },
+      { periodStart: '2026-11-01', allowed: false, used: 5 },
+      { periodStart: '2026-11-01', allowed: false, used: 5 },
     ]);
   });
 
@@ -68,17 +68,17 @@ describe('CallMeterService: group commit', () => {
   it('a failed statement fails its calls only; the next batch goes on', async () => {
     let calls = 0;
     const repo = {
-      async consume(_a: number, _p: string, _c: number | null, lines: UsageLine[]) {
+      async consume(_a: number, _at: Date | null, _c: number | null, lines: UsageLine[]) {
         calls++;
         await flush();
         if (calls === 1) throw new Error('connection lost');
-        return { before: 0, used: lines.length };
+        return { periodStart: '2026-11-01', count: { before: 0, used: lines.length } };
       },
     } as unknown as CallMeterRepository;
     const meter = new CallMeterService(repo);
     const a = meter.consume(1, null, false, now, line('a'));
     const b = meter.consume(1, null, false, now, line('b'));
     await expect(a).rejects.toThrow('connection lost');
-    await expect(b).resolves.toEqual({ allowed: true, used: 1 });
+    await expect(b).resolves.toEqual({ periodStart: '2026-11-01', allowed: true, used: 1 });
   });
 });

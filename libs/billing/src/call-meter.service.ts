@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { metrics, monthStart, plainDate } from '@app/core';
-import { CallMeterRepository, MeterCount, UsageLine } from './call-meter.repository';
+import { metrics } from '@app/core';
+import { CallMeterRepository, MeterOutcome, UsageLine } from './call-meter.repository';
 
 export type { UsageLine } from './call-meter.repository';
 
@@ -9,6 +9,8 @@ interface MeterResult {
   allowed: boolean;
   /** Calls counted this month, this one included when allowed. */
   used: number;
+  /** The month counted in: PostgreSQL's (YYYY-MM-DD, its first day); resets_at is the next. */
+  periodStart: string;
 }
 
 /** The most calls one meter statement takes. */
@@ -20,15 +22,16 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-/** The calls of one account, month and cap waiting for the meter, and whether a statement is out. */
+/** The calls of one account and cap waiting for the meter, and whether a statement is out. */
 interface Lane {
   busy: boolean;
   queue: Waiting[];
 }
 
 /**
- * The monthly API call meter: one row per account and UTC calendar month, changed only by
- * one atomic statement (CallMeterRepository), which also writes the usage history.
+ * The monthly API call meter: one row per account and UTC calendar month (PostgreSQL's
+ * clock, never the process's), changed only by one atomic statement (CallMeterRepository),
+ * which also writes the usage history.
  *
  * Group commit: while a meter statement of an account is running, the next calls of that
  * account (same month, same cap) wait and then go together in one statement, each admitted
@@ -46,18 +49,18 @@ export class CallMeterService {
   /**
    * Counts one call, and records it in the usage history as `line` says (same statement).
    * With `enforce`, a call is refused (and not counted) once `limit` calls are used; `limit`
-   * null means unlimited.
+   * null means unlimited. The month is PostgreSQL's (`at`: `Clock.statementTime()`, null in
+   * production; a test clock's time in tests, which then also keys the lane).
    */
   consume(
     accountId: number,
     limit: number | null,
     enforce: boolean,
-    now: Date,
+    at: Date | null,
     line: UsageLine,
   ): Promise<MeterResult> {
     const cap = enforce ? limit : null;
-    const period = plainDate(monthStart(now));
-    const key = `${accountId}:${period}:${cap}`;
+    const key = `${accountId}:${cap}:${at?.getTime() ?? ''}`;
     return new Promise((resolve, reject) => {
       let lane = this.lanes.get(key);
       if (!lane) {
@@ -65,12 +68,13 @@ export class CallMeterService {
         this.lanes.set(key, lane);
       }
       lane.queue.push({ line, resolve, reject });
-      if (!lane.busy) this.send(key, lane, accountId, period, cap);
+      if (!lane.busy) this.send(key, lane, accountId, at, cap);
     });
   }
 
-  async used(accountId: number, now: Date): Promise<number> {
-    return this.meter.used(accountId, plainDate(monthStart(now)));
+  /** Calls counted this month (PostgreSQL's month; `at` only in tests) and that month. */
+  used(accountId: number, at: Date | null): Promise<{ used: number; periodStart: string }> {
+    return this.meter.used(accountId, at);
   }
 
   /** Sends the lane's waiting calls as one statement; then the next batch, if any. */
@@ -78,7 +82,7 @@ export class CallMeterService {
     key: string,
     lane: Lane,
     accountId: number,
-    period: string,
+    at: Date | null,
     cap: number | null,
   ): void {
     lane.busy = true;
@@ -86,19 +90,19 @@ export class CallMeterService {
     this.meter
       .consume(
         accountId,
-        period,
+        at,
         cap,
         batch.map((w) => w.line),
       )
       .then(
-        (count) => settle(batch, count, cap),
+        (outcome) => settle(batch, outcome, cap),
         (err: unknown) => {
           for (const w of batch) w.reject(err);
         },
       )
       .finally(() => {
         if (lane.queue.length > 0) {
-          this.send(key, lane, accountId, period, cap);
+          this.send(key, lane, accountId, at, cap);
         } else {
           lane.busy = false;
           this.lanes.delete(key);
@@ -108,15 +112,16 @@ export class CallMeterService {
 }
 
 /** Answers each call of a batch by its place: the first `used - before` were admitted. */
-function settle(batch: Waiting[], count: MeterCount | null, cap: number | null): void {
+function settle(batch: Waiting[], outcome: MeterOutcome, cap: number | null): void {
+  const { count, periodStart } = outcome;
   const admitted = count ? count.used - count.before : 0;
   batch.forEach((w, i) => {
     if (i < admitted) {
       metrics.meterOperations.inc({ outcome: 'admitted' });
-      w.resolve({ allowed: true, used: count!.before + i + 1 });
+      w.resolve({ allowed: true, used: count!.before + i + 1, periodStart });
     } else {
       metrics.meterOperations.inc({ outcome: 'refused' });
-      w.resolve({ allowed: false, used: cap ?? 0 });
+      w.resolve({ allowed: false, used: cap ?? 0, periodStart });
     }
   });
 }

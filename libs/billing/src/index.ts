@@ -5,3 +5,4 @@ export * from './billing.module';
 export * from './reservations.repository';
 export * from './usage-history.repository';
 export * from './usage-history.service';
+export * from './usage-alert-firing.repository';

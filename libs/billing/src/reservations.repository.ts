@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { monthStart, plainDate } from '@app/core';
-import { ResearchKind, ResearchReservationEntity, Sql } from '@app/database';
+import { ResearchKind, ResearchReservationEntity, Sql, statementMonth } from '@app/database';
 import type { Feature } from './feature-quota.service';
 import { CHANGE_BALANCE_CTES } from './credits.repository';
 import { TAKE_QUOTA_UNIT } from './feature-quota.repository';
@@ -11,6 +10,13 @@ export type { ResearchKind };
 export interface Reservation {
   id: string;
   kind: 'quota' | 'credit';
+}
+
+/** A quota unit asked for: the reservation (null when used up) and the month it counts in. */
+export interface QuotaAttempt {
+  reservation: Reservation | null;
+  /** The database's month (YYYY-MM-DD, first day): the refusal's resets_at is the next one. */
+  periodStart: string;
 }
 
 /**
@@ -29,7 +35,11 @@ export interface Reservation {
 export class ReservationsRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** One unit of the month's feature quota; null when used up. */
+  /**
+   * One unit of the month's feature quota (reservation null when used up), and the month. The
+   * month is PostgreSQL's (`at`: `Clock.statementTime()`, null in production); `now` stamps
+   * the journal row.
+   */
   async reserveQuota(
     accountId: number,
     endpoint: ResearchKind,
@@ -37,16 +47,22 @@ export class ReservationsRepository {
     limit: number,
     requestId: string,
     now: Date,
-  ): Promise<Reservation | null> {
-    const row = await this.sql.one<{ id: string }>(
-      `WITH q AS (${TAKE_QUOTA_UNIT})
-       INSERT INTO research_reservations
-         (account_id, request_id, endpoint, kind, feature, period_start, amount, state, created_at, updated_at)
-       SELECT account_id, $5, $6, 'quota', $2, $3::date, 1, 'reserved', $7, $7 FROM q
-       RETURNING id`,
-      [accountId, feature, plainDate(monthStart(now)), limit, requestId, endpoint, now],
+    at: Date | null,
+  ): Promise<QuotaAttempt> {
+    const row = await this.sql.one<{ id: string | null; period_start: string }>(
+      `WITH q AS (${TAKE_QUOTA_UNIT}),
+       r AS (
+         INSERT INTO research_reservations
+           (account_id, request_id, endpoint, kind, feature, period_start, amount, state, created_at, updated_at)
+         SELECT account_id, $5, $6, 'quota', $2, period_start, 1, 'reserved', $7, $7 FROM q
+         RETURNING id)
+       SELECT (SELECT id FROM r) AS id, ${statementMonth('$3')}::text AS period_start`,
+      [accountId, feature, at, limit, requestId, endpoint, now],
     );
-    return row ? { id: String(row.id), kind: 'quota' } : null;
+    return {
+      reservation: row?.id != null ? { id: String(row.id), kind: 'quota' } : null,
+      periodStart: row!.period_start,
+    };
   }
 
   /** `amount` credits off the balance with a ledger row; null when the balance is too low. */

@@ -7,6 +7,7 @@ import { ReadSql } from './read-sql';
 import { SQL_BULK_TIMEOUT_MS, Sql } from './sql';
 import { DependencyHealth } from './dependency-health';
 import { PostgresPing } from './postgres-ping';
+import { ClockSkewMonitor, DatabaseClockRepository } from './clock-skew';
 
 /**
  * The two database modules differ only in the session bounds of their connections: the
@@ -36,6 +37,8 @@ function databaseModuleMetadata(requestPath: boolean): ModuleMetadata {
       ReadSql,
       DependencyHealth,
       PostgresPing,
+      DatabaseClockRepository,
+      ClockSkewMonitor,
       {
         provide: SQL_BULK_TIMEOUT_MS,
         inject: [APP_CONFIG],
@@ -43,7 +46,15 @@ function databaseModuleMetadata(requestPath: boolean): ModuleMetadata {
           requestPath ? config.dbTimeouts.bulkStatementTimeoutMs : null,
       },
     ],
-    exports: [TypeOrmModule, RedisModule, Sql, ReadSql, DependencyHealth, PostgresPing],
+    exports: [
+      TypeOrmModule,
+      RedisModule,
+      Sql,
+      ReadSql,
+      DependencyHealth,
+      PostgresPing,
+      ClockSkewMonitor,
+    ],
   };
 }
 

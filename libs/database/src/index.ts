@@ -11,3 +11,5 @@ export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';
 export * from './idempotency-keys.repository';
+export * from './statement-time';
+export * from './clock-skew';

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError, Clock, nextMonthStart, plainDate } from '@app/core';
+import { ApiError, Clock, monthAfter } from '@app/core';
 import { CallMeterService } from '@app/billing';
 import { CostGroup } from './decorators';
 import { ApiRequest } from './request-context';
@@ -35,17 +35,17 @@ export class MeteringGuard implements CanActivate {
       'other';
     const limit =
       auth.limits.api_calls_per_month === 'unlimited' ? null : auth.limits.api_calls_per_month;
-    const now = this.clock.now();
-    const line = usageLine(auth, endpointName(req.method, req.route?.path), group, now);
+    const line = usageLine(auth, endpointName(req.method, req.route?.path), group);
+    // The month is PostgreSQL's (statementTime() is null outside tests).
     const result = await this.meter.consume(
       auth.accountId,
       limit,
       group !== 'your-data',
-      now,
+      this.clock.statementTime(),
       line,
     );
     if (!result.allowed) {
-      const resetsAt = plainDate(nextMonthStart(now));
+      const resetsAt = monthAfter(result.periodStart);
       throw new ApiError(
         'RATE_LIMITED',
         `Monthly API call limit of ${limit} reached. It resets on ${resetsAt}.`,
@@ -54,14 +54,14 @@ export class MeteringGuard implements CanActivate {
         },
       );
     }
-    req.meter = { used: result.used, limit };
+    req.meter = { used: result.used, limit, periodStart: result.periodStart };
     if (
       limit !== null &&
       this.alerts &&
       auth.alertThresholds.length > 0 &&
       reachesThreshold(auth.alertThresholds, result.used, limit)
     ) {
-      await this.alerts.reached(auth, result.used, limit, now);
+      await this.alerts.reached(auth, result.used, limit, result.periodStart, this.clock.now());
     }
     return true;
   }

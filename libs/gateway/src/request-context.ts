@@ -4,6 +4,8 @@ import type { AuthContext } from '@app/accounts';
 export interface MeterState {
   used: number;
   limit: number | null;
+  /** The month counted in: PostgreSQL's (YYYY-MM-DD, its first day). */
+  periodStart: string;
 }
 
 /**

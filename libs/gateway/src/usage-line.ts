@@ -1,4 +1,3 @@
-import { plainDate } from '@app/core';
 import type { AuthContext } from '@app/accounts';
 import type { UsageLine } from '@app/billing';
 import type { CostGroupName } from './decorators';
@@ -25,15 +24,9 @@ export function endpointName(method: string, routePath: string | undefined): str
   return name;
 }
 
-/** Where a call goes in the usage history. */
-export function usageLine(
-  auth: AuthContext,
-  endpoint: string,
-  group: CostGroupName,
-  now: Date,
-): UsageLine {
+/** Where a call goes in the usage history (its day is the meter statement's). */
+export function usageLine(auth: AuthContext, endpoint: string, group: CostGroupName): UsageLine {
   return {
-    day: plainDate(now),
     keyId: auth.keyId,
     grantId: auth.grantId,
     endpoint,
@@ -57,8 +50,15 @@ export function reachesThreshold(
 /**
  * What the metering guard calls when a counted call reaches a usage-alert threshold (only
  * then): provided by the API app, which records the alert and its webhook delivery. Absent,
- * no alerts are sent.
+ * no alerts are sent. `periodStart` is the meter's month (PostgreSQL's). Should recording
+ * fail, the worker's sweep derives the alert from the meter row (docs/usage-history.md).
  */
 export abstract class UsageAlertsHook {
-  abstract reached(auth: AuthContext, used: number, limit: number, now: Date): Promise<void>;
+  abstract reached(
+    auth: AuthContext,
+    used: number,
+    limit: number,
+    periodStart: string,
+    now: Date,
+  ): Promise<void>;
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MoreThan } from 'typeorm';
-import { SiteAuditPageBudgetEntity, Sql, SqlScope } from '@app/database';
+import { SiteAuditPageBudgetEntity, Sql, SqlScope, statementTime } from '@app/database';
 
 /** A ledger row inside the rolling window, as the reset-time rule reads it. */
 type BudgetWindowRow = Pick<SiteAuditPageBudgetEntity, 'createdAt' | 'pages'>;
@@ -23,40 +22,56 @@ export class PageBudgetRepository {
     return locked.length > 0;
   }
 
-  /** Pages counted against the budget in ledger rows created after `since`. */
-  async used(accountId: number, since: Date, db: SqlScope = this.sql): Promise<number> {
+  /**
+   * Pages counted against the budget in ledger rows created in the `windowDays` before the
+   * statement's time (PostgreSQL's `now()`; `at` only in tests, see statement-time.ts).
+   */
+  async used(
+    accountId: number,
+    windowDays: number,
+    at: Date | null,
+    db: SqlScope = this.sql,
+  ): Promise<number> {
     const row = await db.one<{ used: number }>(
       `SELECT COALESCE(SUM(pages), 0)::int AS used FROM site_audit_page_budget
-       WHERE account_id = $1 AND created_at > $2`,
-      [accountId, since],
+       WHERE account_id = $1 AND created_at > ${statementTime('$3')} - make_interval(days => $2)`,
+      [accountId, windowDays, at],
     );
     return row?.used ?? 0;
   }
 
-  /** Ledger rows created after `since` that still count pages, oldest first. */
-  windowRows(accountId: number, since: Date, db: SqlScope = this.sql): Promise<BudgetWindowRow[]> {
-    return db.repository(SiteAuditPageBudgetEntity).find({
-      select: { createdAt: true, pages: true },
-      where: { accountId, createdAt: MoreThan(since), pages: MoreThan(0) },
-      order: { createdAt: 'ASC' },
-    });
+  /** Ledger rows inside the same window that still count pages, oldest first. */
+  windowRows(
+    accountId: number,
+    windowDays: number,
+    at: Date | null,
+    db: SqlScope = this.sql,
+  ): Promise<BudgetWindowRow[]> {
+    return db.rows<BudgetWindowRow>(
+      `SELECT created_at AS "createdAt", pages FROM site_audit_page_budget
+       WHERE account_id = $1 AND created_at > ${statementTime('$3')} - make_interval(days => $2)
+         AND pages > 0
+       ORDER BY created_at`,
+      [accountId, windowDays, at],
+    );
   }
 
-  /** The job's ledger row: `pages` reserved now, reconciled when the job ends. */
+  /**
+   * The job's ledger row: `pages` reserved now, reconciled when the job ends. Stamped with
+   * the statement's time (PostgreSQL's), the clock its window is measured with.
+   */
   async reserve(
     jobId: string,
     accountId: number,
     pages: number,
-    now: Date,
+    at: Date | null,
     db: SqlScope = this.sql,
   ): Promise<void> {
-    await db.repository(SiteAuditPageBudgetEntity).insert({
-      jobId,
-      accountId,
-      pagesReserved: pages,
-      pages,
-      createdAt: now,
-    });
+    await db.run(
+      `INSERT INTO site_audit_page_budget (job_id, account_id, pages_reserved, pages, created_at)
+       VALUES ($1, $2, $3, $3, ${statementTime('$4')})`,
+      [jobId, accountId, pages, at],
+    );
   }
 
   /** The job's ledger row drops to `pages` (never rises above what was reserved). */

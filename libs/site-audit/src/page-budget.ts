@@ -1,5 +1,5 @@
 /** The rolling page budget counts pages of audits started in the last 30 days. */
-const PAGE_BUDGET_WINDOW_DAYS = 30;
+export const PAGE_BUDGET_WINDOW_DAYS = 30;
 const WINDOW_MS = PAGE_BUDGET_WINDOW_DAYS * 86_400_000;
 
 export function pageBudgetWindowStart(now: Date): Date {

@@ -9,7 +9,7 @@ import { ENQUEUE_FAILED } from './crawl-failure';
 import { JobEventsPublisher } from './job-events';
 import { JobRecord, SiteAuditJobData, toJobRecord } from './job-record.mapper';
 import { JobsRepository } from './jobs.repository';
-import { effectiveMaxPages, pageBudgetResetsAt, pageBudgetWindowStart } from './page-budget';
+import { PAGE_BUDGET_WINDOW_DAYS, effectiveMaxPages, pageBudgetResetsAt } from './page-budget';
 import { PageBudgetRepository } from './page-budget.repository';
 import { SITE_AUDIT_ENDPOINT } from './site-audit.queue';
 import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
@@ -29,8 +29,10 @@ export interface NewSiteAuditJob {
   requestedPages: number;
   pagesPerCrawl: number;
   rollingBudget: number;
-  /** Calendar month of the crawl-count unit already reserved (for the refund). */
-  quotaPeriodStart: string;
+  /** The plan's monthly crawl count (`site_audit_crawls_per_month`). */
+  crawlsPerMonth: number;
+  /** `Clock.statementTime()`: null in production, so the crawl's month is PostgreSQL's. */
+  at: Date | null;
   requestId: string | null;
   now: Date;
   deadlineAt: Date;
@@ -40,6 +42,13 @@ export interface NewSiteAuditJob {
 
 export type CreateResult =
   | { ok: true; maxPages: number }
+  | {
+      ok: false;
+      quota: 'site_audit_crawls_per_month';
+      limit: number;
+      /** The database's month of the refused crawl (its resets_at is the next one). */
+      periodStart: string;
+    }
   | { ok: false; quota: 'site_audit_pages_per_crawl'; limit: number }
   | {
       ok: false;
@@ -78,67 +87,97 @@ export class SiteAuditJobsService {
   ) {}
 
   /**
-   * Reserves the crawl's pages against the rolling 30-day budget and inserts the queued job
-   * row, in one short transaction. The account row is locked FOR UPDATE first: concurrent
-   * requests of the same account queue up there, and because READ COMMITTED takes a new
-   * snapshot for every statement, the SUM that follows the lock sees every reservation
+   * Takes the crawl unit of the month's count, reserves the crawl's pages against the rolling
+   * 30-day budget and inserts the queued job row, in one short transaction: the crawl unit
+   * commits with the job row or not at all, so a request cut anywhere before the commit (the
+   * API killed, PostgreSQL restarted, the connection dropped) keeps nothing, and a refusal
+   * on pages rolls the crawl unit back. The account row is locked FOR UPDATE first:
+   * concurrent requests of the same account queue up there, and because READ COMMITTED takes
+   * a new snapshot for every statement, the SUM that follows the lock sees every reservation
    * committed before it. (A single CTE statement would keep the snapshot taken before the
    * lock wait and let two requests spend the same pages.) Nothing else holds the lock, and
    * the transaction runs a few short statements, so the wait is brief.
    */
   async createQueued(input: NewSiteAuditJob): Promise<CreateResult> {
-    if (input.pagesPerCrawl < 1) {
-      return { ok: false, quota: 'site_audit_pages_per_crawl', limit: input.pagesPerCrawl };
-    }
-    return this.jobs.transaction(async (tx): Promise<CreateResult> => {
-      if (!(await this.budget.lockAccount(input.accountId, tx)))
-        throw new Error(`account ${input.accountId} not found`);
-      const windowStart = pageBudgetWindowStart(input.now);
-      const used = await this.budget.used(input.accountId, windowStart, tx);
-      const maxPages = effectiveMaxPages(
-        input.requestedPages,
-        input.pagesPerCrawl,
-        input.rollingBudget,
-        used,
-      );
-      if (maxPages < 1) {
-        const rows = await this.budget.windowRows(input.accountId, windowStart, tx);
-        return {
-          ok: false,
-          quota: 'site_audit_rolling_page_budget',
-          limit: input.rollingBudget,
+    try {
+      return await this.jobs.transaction(async (tx): Promise<CreateResult> => {
+        if (!(await this.budget.lockAccount(input.accountId, tx)))
+          throw new Error(`account ${input.accountId} not found`);
+        const crawl = await this.quotas.reserve(
+          input.accountId,
+          'site_audit_crawls',
+          input.crawlsPerMonth,
+          input.at,
+          tx,
+        );
+        if (!crawl.reservation) {
+          return {
+            ok: false,
+            quota: 'site_audit_crawls_per_month',
+            limit: input.crawlsPerMonth,
+            periodStart: crawl.periodStart,
+          };
+        }
+        if (input.pagesPerCrawl < 1) {
+          throw new RollBack({
+            ok: false,
+            quota: 'site_audit_pages_per_crawl',
+            limit: input.pagesPerCrawl,
+          });
+        }
+        const window = PAGE_BUDGET_WINDOW_DAYS;
+        const used = await this.budget.used(input.accountId, window, input.at, tx);
+        const maxPages = effectiveMaxPages(
+          input.requestedPages,
+          input.pagesPerCrawl,
+          input.rollingBudget,
           used,
-          resetsAt: pageBudgetResetsAt(rows, input.rollingBudget, used),
+        );
+        if (maxPages < 1) {
+          const rows = await this.budget.windowRows(input.accountId, window, input.at, tx);
+          throw new RollBack({
+            ok: false,
+            quota: 'site_audit_rolling_page_budget',
+            limit: input.rollingBudget,
+            used,
+            resetsAt: pageBudgetResetsAt(rows, input.rollingBudget, used),
+          });
+        }
+        const params: SiteAuditParams = {
+          url: input.url,
+          depth: input.depth,
+          max_pages: maxPages,
+          requested_max_pages: input.requestedPages,
         };
-      }
-      const params: SiteAuditParams = {
-        url: input.url,
-        depth: input.depth,
-        max_pages: maxPages,
-        requested_max_pages: input.requestedPages,
-      };
-      await this.jobs.insertQueued(
-        {
-          id: input.jobId,
-          accountId: input.accountId,
-          endpoint: SITE_AUDIT_ENDPOINT,
-          params: { ...params },
-          quotaPeriodStart: input.quotaPeriodStart,
-          requestId: input.requestId,
-          createdAt: input.now,
-          deadlineAt: input.deadlineAt,
-          webhookUrl: input.webhookUrl ?? null,
-        },
-        tx,
-      );
-      await this.budget.reserve(input.jobId, input.accountId, maxPages, input.now, tx);
-      return { ok: true, maxPages };
-    });
+        await this.jobs.insertQueued(
+          {
+            id: input.jobId,
+            accountId: input.accountId,
+            endpoint: SITE_AUDIT_ENDPOINT,
+            params: { ...params },
+            quotaPeriodStart: crawl.reservation.periodStart,
+            requestId: input.requestId,
+            createdAt: input.now,
+            deadlineAt: input.deadlineAt,
+            webhookUrl: input.webhookUrl ?? null,
+          },
+          tx,
+        );
+        await this.budget.reserve(input.jobId, input.accountId, maxPages, input.at, tx);
+        return { ok: true, maxPages };
+      });
+    } catch (err) {
+      if (err instanceof RollBack) return err.result;
+      throw err;
+    }
   }
 
-  /** Pages counted against the rolling budget in the 30 days before `now`. */
-  pagesUsed(accountId: number, now: Date): Promise<number> {
-    return this.budget.used(accountId, pageBudgetWindowStart(now));
+  /**
+   * Pages counted against the rolling budget in the 30 days before PostgreSQL's now (`at`:
+   * `Clock.statementTime()`, a test clock's time in tests).
+   */
+  pagesUsed(accountId: number, at: Date | null): Promise<number> {
+    return this.budget.used(accountId, PAGE_BUDGET_WINDOW_DAYS, at);
   }
 
   /** The job record of GET /jobs/:job_id, only when the job belongs to the account. */
@@ -202,9 +241,10 @@ export class SiteAuditJobsService {
   }
 
   /**
-   * queued | running → failed, with its quota settled: the page-budget row drops to the pages
-   * actually fetched (0 when refunded), in the same transaction as the state change; when it
-   * was our fault the crawl count is released too. Only the actor whose UPDATE moved the row
+   * queued | running → failed, with its quota settled in the same transaction as the state
+   * change: the page-budget row drops to the pages actually fetched (0 when refunded), and
+   * when it was our fault the crawl count is released too (so a crash after the commit can
+   * never keep the unit of a refunded job). Only the actor whose UPDATE moved the row
    * settles, so a job is never refunded twice. False when the job was already terminal.
    */
   async failAudit(
@@ -217,28 +257,38 @@ export class SiteAuditJobsService {
     let delivery: string | null = null;
     const failed = await this.jobs.transaction(async (tx) => {
       const row = await this.jobs.fail(tx, jobId, error, now);
-      if (row) await this.budget.reconcile(jobId, pages, now, tx);
+      if (!row) return null;
+      await this.budget.reconcile(jobId, pages, now, tx);
+      if (settlement.refund && row.quotaPeriodStart) {
+        await this.quotas.release(
+          {
+            accountId: row.accountId,
+            feature: 'site_audit_crawls',
+            periodStart: row.quotaPeriodStart,
+          },
+          tx,
+        );
+      }
       // The webhook outbox row commits with the state change (docs/webhooks.md); not for a
       // job whose POST answered 500 (the client never learned its id).
-      if (row && error.code !== ENQUEUE_FAILED.code)
+      if (error.code !== ENQUEUE_FAILED.code)
         delivery = await this.webhooks.recordForJob(tx, jobId, 'site_audit.failed', now);
       return row;
     });
     if (!failed) return false;
     observeDuration(failed.createdAt, now, 'failed');
+    if (settlement.refund && failed.quotaPeriodStart)
+      this.logger.log(`Job ${jobId} failed (${error.code}); crawl count and pages refunded`);
     // After the commit: long-polling GET /jobs/:id?wait= requests re-read the row now.
     await this.events.terminal(jobId);
     await this.webhooks.enqueueCommitted(delivery);
-    if (settlement.refund && failed.quotaPeriodStart) {
-      await this.quotas.release({
-        accountId: failed.accountId,
-        feature: 'site_audit_crawls',
-        periodStart: failed.quotaPeriodStart,
-      });
-      this.logger.log(`Job ${jobId} failed (${error.code}); crawl count and pages refunded`);
-    }
     return true;
   }
+}
+
+/** Thrown inside createQueued's transaction to roll it back (the crawl unit with it). */
+class RollBack {
+  constructor(readonly result: Extract<CreateResult, { ok: false }>) {}
 }
 
 /** `site_audit_job_duration_seconds{state}`: creation to the terminal state, whoever wrote it. */

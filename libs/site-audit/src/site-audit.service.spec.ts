@@ -15,17 +15,10 @@ const auth: AuthContext = {
   grantId: 0,
   alertThresholds: [],
 };
-const reservation = {
-  accountId: 7,
-  feature: 'site_audit_crawls' as const,
-  periodStart: '2026-11-01',
-};
-
 function service(
   overrides: {
     add?: jest.Mock;
     createQueued?: jest.Mock;
-    reserve?: jest.Mock;
     config?: Record<string, string>;
   } = {},
 ) {
@@ -35,19 +28,14 @@ function service(
     failAudit: jest.fn().mockResolvedValue(true),
     pagesUsed: jest.fn(),
   };
-  const quotas = {
-    reserve: overrides.reserve ?? jest.fn().mockResolvedValue(reservation),
-    release: jest.fn(),
-  };
   const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: 'true', ...overrides.config });
   const svc = new SiteAuditService(
     config,
     new SiteAuditQueue(queue as never),
     jobs as never,
-    quotas as never,
     new ManualClock(new Date('2026-11-21T12:00:00Z')),
   );
-  return { svc, queue, jobs, quotas };
+  return { svc, queue, jobs };
 }
 
 const body = { url: 'http://127.0.0.1:9/', max_pages: 5 };
@@ -107,8 +95,10 @@ describe('SiteAuditService: reservations are given back on every failure path', 
     );
   });
 
-  it('page budget used up: the reserved crawl is released and 429 QUOTA_EXCEEDED names the budget', async () => {
-    const { svc, quotas, queue } = service({
+  // The crawl unit is taken in createQueued's transaction with the job row, and rolled back
+  // with it on a refusal or an error: test/site-audit/site-audit-crawl-cut.e2e-spec.ts.
+  it('page budget used up: 429 QUOTA_EXCEEDED names the budget, nothing enqueued', async () => {
+    const { svc, queue } = service({
       createQueued: jest.fn().mockResolvedValue({
         ok: false,
         quota: 'site_audit_rolling_page_budget',
@@ -125,27 +115,37 @@ describe('SiteAuditService: reservations are given back on every failure path', 
       used: 10,
       resets_at: '2026-12-01 08:00:00',
     });
-    expect(quotas.release).toHaveBeenCalledWith(reservation);
     expect(queue.add).not.toHaveBeenCalled();
   });
 
-  it('a database error while creating the job releases the crawl', async () => {
-    const { svc, quotas } = service({
+  it('a database error while creating the job is thrown, nothing enqueued', async () => {
+    const { svc, queue } = service({
       createQueued: jest.fn().mockRejectedValue(new Error('db down')),
     });
     await expect(svc.start(auth, body, 'req-3')).rejects.toThrow('db down');
-    expect(quotas.release).toHaveBeenCalledWith(reservation);
+    expect(queue.add).not.toHaveBeenCalled();
   });
 
-  it('monthly crawl count used up: 429 with resets_at (next month) and nothing created', async () => {
-    const { svc, jobs } = service({ reserve: jest.fn().mockResolvedValue(null) });
+  it('monthly crawl count used up: 429 with resets_at the month after the database month, nothing enqueued', async () => {
+    const { svc, queue, jobs } = service({
+      createQueued: jest.fn().mockResolvedValue({
+        ok: false,
+        quota: 'site_audit_crawls_per_month',
+        limit: 10,
+        periodStart: '2026-12-01',
+      }),
+    });
     const err = (await svc.start(auth, body, 'req-4').catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('QUOTA_EXCEEDED');
-    expect(err.meta).toMatchObject({
+    expect(err.meta).toEqual({
       quota: 'site_audit_crawls_per_month',
-      resets_at: '2026-12-01',
+      limit: 10,
+      resets_at: '2027-01-01',
     });
-    expect(jobs.createQueued).not.toHaveBeenCalled();
+    expect(jobs.createQueued).toHaveBeenCalledWith(
+      expect.objectContaining({ crawlsPerMonth: auth.limits.site_audit_crawls_per_month }),
+    );
+    expect(queue.add).not.toHaveBeenCalled();
   });
 
   it('enqueues ids only, with the BullMQ job id = the public job id', async () => {

@@ -4,8 +4,7 @@ import {
   ApiError,
   AppConfig,
   Clock,
-  nextMonthStart,
-  plainDate,
+  monthAfter,
   recordTimestamp,
   withTimeout,
 } from '@app/core';
@@ -15,11 +14,10 @@ import {
   redisOutOfMemory,
   unreachableDependency,
 } from '@app/database';
-import { FeatureQuotaService, QuotaReservation } from '@app/billing';
 import { assertPublicHost, isCrawlError } from '@app/crawler';
 import { ENQUEUE_FAILED } from './crawl-failure';
 import { newJobId } from './ids';
-import { CreateResult, NewSiteAuditJob, SiteAuditJobsService } from './site-audit-jobs.service';
+import { CreateResult, SiteAuditJobsService } from './site-audit-jobs.service';
 import { SiteAuditQueue } from './site-audit.queue';
 import { assertWebhookTarget } from './webhooks/webhook-url';
 
@@ -44,8 +42,9 @@ interface AcceptedAudit {
 }
 
 /**
- * Accepts a site audit: checks the target, reserves the crawl count and the pages, inserts
- * the queued job row and enqueues it. Any failure after a reservation gives it back.
+ * Accepts a site audit: checks the target, then takes the crawl count and the pages and
+ * inserts the queued job row in one transaction, and enqueues it. An enqueue failure fails
+ * the job with a refund.
  */
 @Injectable()
 export class SiteAuditService {
@@ -55,7 +54,6 @@ export class SiteAuditService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: SiteAuditQueue,
     private readonly jobs: SiteAuditJobsService,
-    private readonly quotas: FeatureQuotaService,
     private readonly clock: Clock,
   ) {}
 
@@ -71,54 +69,27 @@ export class SiteAuditService {
     if (webhookUrl !== null) await this.assertWebhookTarget(webhookUrl);
 
     const now = this.clock.now();
-    const crawl = await this.reserveCrawl(auth, now);
     const jobId = newJobId();
-    const maxPages = await this.insertQueuedJob(crawl, {
+    // The crawl unit, the pages and the job row commit together (SiteAuditJobsService):
+    // a request cut before the commit keeps nothing.
+    const created = await this.jobs.createQueued({
       jobId,
       accountId: auth.accountId,
       url: url.href,
       depth: body.depth ?? DEFAULT_DEPTH,
       requestedPages: body.max_pages ?? DEFAULT_MAX_PAGES,
+      crawlsPerMonth: auth.limits.site_audit_crawls_per_month,
       pagesPerCrawl: auth.limits.site_audit_pages_per_crawl,
       rollingBudget: auth.limits.site_audit_rolling_page_budget,
-      quotaPeriodStart: crawl.periodStart,
+      at: this.clock.statementTime(),
       requestId,
       now,
       deadlineAt: new Date(now.getTime() + this.config.audit.jobDeadlineSeconds * 1000),
       webhookUrl,
     });
+    if (!created.ok) throw quotaExceeded(created);
     await this.enqueue(jobId, auth.accountId);
-    return { jobId, maxPages };
-  }
-
-  /** Reserves one crawl of the monthly count; 429 QUOTA_EXCEEDED when it is used up. */
-  private async reserveCrawl(auth: AuthContext, now: Date): Promise<QuotaReservation> {
-    const limit = auth.limits.site_audit_crawls_per_month;
-    const crawl = await this.quotas.reserve(auth.accountId, 'site_audit_crawls', limit, now);
-    if (crawl) return crawl;
-    const resetsAt = plainDate(nextMonthStart(now));
-    throw new ApiError(
-      'QUOTA_EXCEEDED',
-      `Monthly site-audit crawl limit of ${limit} reached. It resets on ${resetsAt}.`,
-      { meta: { quota: 'site_audit_crawls_per_month', limit, resets_at: resetsAt } },
-    );
-  }
-
-  /**
-   * Inserts the queued job row, taking its pages from the budgets; the pages it may crawl.
-   * On any failure the crawl reservation is given back.
-   */
-  private async insertQueuedJob(crawl: QuotaReservation, job: NewSiteAuditJob): Promise<number> {
-    let created: CreateResult;
-    try {
-      created = await this.jobs.createQueued(job);
-    } catch (err) {
-      await this.quotas.release(crawl);
-      throw err;
-    }
-    if (created.ok) return created.maxPages;
-    await this.quotas.release(crawl);
-    throw pageQuotaExceeded(created);
+    return { jobId, maxPages: created.maxPages };
   }
 
   /**
@@ -194,8 +165,19 @@ export class SiteAuditService {
   }
 }
 
-/** 429 QUOTA_EXCEEDED for a job refused on pages: none allowed per crawl, or the rolling budget used up. */
-function pageQuotaExceeded(refused: Extract<CreateResult, { ok: false }>): ApiError {
+/**
+ * 429 QUOTA_EXCEEDED for a refused job: the month's crawl count used up (it resets on the
+ * first of the database's next month), no pages allowed per crawl, or the rolling budget used up.
+ */
+function quotaExceeded(refused: Extract<CreateResult, { ok: false }>): ApiError {
+  if (refused.quota === 'site_audit_crawls_per_month') {
+    const resetsAt = monthAfter(refused.periodStart);
+    return new ApiError(
+      'QUOTA_EXCEEDED',
+      `Monthly site-audit crawl limit of ${refused.limit} reached. It resets on ${resetsAt}.`,
+      { meta: { quota: 'site_audit_crawls_per_month', limit: refused.limit, resets_at: resetsAt } },
+    );
+  }
   if (refused.quota === 'site_audit_pages_per_crawl') {
     return new ApiError(
       'QUOTA_EXCEEDED',

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { APP_CONFIG, AppConfig, nextMonthStart, Clock } from '@app/core';
+import { APP_CONFIG, AppConfig, parsePlainDate, Clock } from '@app/core';
 import { AccountsService, ApiKeysService, SessionContext, SessionsService } from '@app/accounts';
 import { Public } from '@app/gateway';
 import { UsageHistoryService } from '@app/billing';
@@ -96,7 +96,7 @@ export class AccountPagesController {
         apiAccess: record.api_access,
         callsUsed: record.api_calls_used,
         callsLimit: record.unlimited ? null : record.api_calls_limit,
-        resetsAt: nextMonthStart(this.clock.now()),
+        resetsAt: parsePlainDate(record.resets_at)!,
         quotas,
         credits: record.credits,
         keys: keys.map((k) => ({

@@ -72,8 +72,9 @@ export class BacklinksService {
         auth.limits.backlinks_per_month,
         requestId,
         now,
+        this.clock.statementTime(),
       );
-      if (quota) return quota;
+      if (quota.reservation) return quota.reservation;
     }
     const reason = `backlinks: ${domain} page ${page} limit ${limit}`;
     const credit = await this.reservations.reserveCredit(

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { APP_CONFIG, ApiError, AppConfig } from '@app/core';
-import { ReadSql, StandbyStatus } from '@app/database';
+import { ClockSkewMonitor, ClockSkewStatus, ReadSql, StandbyStatus } from '@app/database';
 import { Public } from '@app/gateway';
 import { MemoryPolicyStatus, RedisMemoryPolicy } from '@app/redis';
 import { Readiness } from './readiness';
@@ -15,6 +15,9 @@ import { Readiness } from './readiness';
  * on each reconnection: RedisMemoryPolicyWatch), without a round trip per probe. In
  * production an evicting policy makes the process unready (503), as it would refuse to start
  * (docs/reliability.md, "Redis memory policy"); in development it is shown only.
+ *
+ * It also shows this process's clock against PostgreSQL's (`clock`, checked every 30 s):
+ * reported, never failing readiness (docs/reliability.md, "Clocks").
  */
 @ApiExcludeController()
 @Public()
@@ -25,6 +28,7 @@ export class HealthController {
     private readonly reads: ReadSql,
     private readonly memoryPolicy: RedisMemoryPolicy,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clockSkew: ClockSkewMonitor,
   ) {}
 
   @Get('live')
@@ -39,6 +43,7 @@ export class HealthController {
     checks: Record<string, string>;
     standby: StandbyStatus;
     redis_memory_policy: MemoryPolicyStatus;
+    clock: ClockSkewStatus;
   }> {
     const checks = await this.readiness.check();
     const policy = this.memoryPolicy.status();
@@ -53,6 +58,12 @@ export class HealthController {
         details: { ...checks, redis_memory_policy: policy.policy },
       });
     }
-    return { status: 'ok', checks, standby: this.reads.status(), redis_memory_policy: policy };
+    return {
+      status: 'ok',
+      checks,
+      standby: this.reads.status(),
+      redis_memory_policy: policy,
+      clock: this.clockSkew.status(),
+    };
   }
 }

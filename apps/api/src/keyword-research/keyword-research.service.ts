@@ -1,14 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  APP_CONFIG,
-  ApiError,
-  AppConfig,
-  Clock,
-  WithMeta,
-  nextMonthStart,
-  plainDate,
-  withMeta,
-} from '@app/core';
+import { APP_CONFIG, ApiError, AppConfig, Clock, WithMeta, monthAfter, withMeta } from '@app/core';
 import type { AuthContext } from '@app/accounts';
 import {
   DEFAULT_LOCATION_CODE,
@@ -98,9 +89,10 @@ export class KeywordResearchService {
       limit,
       requestId,
       now,
+      this.clock.statementTime(),
     );
-    if (r) return r;
-    const resetsAt = plainDate(nextMonthStart(now));
+    if (r.reservation) return r.reservation;
+    const resetsAt = monthAfter(r.periodStart);
     throw new ApiError(
       'QUOTA_EXCEEDED',
       `The monthly keyword-research quota of ${limit} lookups is used up. It resets on ${resetsAt}. Cached lookups stay free.`,

@@ -7,7 +7,11 @@ interface FiredRow {
   fired_at: Date;
 }
 
-/** Usage-alert settings (`usage_alerts`) and the alerts that fired (`usage_alert_fired`). */
+/**
+ * Usage-alert settings (`usage_alerts`) and the alerts that fired (`usage_alert_fired`). The
+ * statement that fires one is libs/billing's UsageAlertFiringRepository (the worker's sweep
+ * runs it too).
+ */
 @Injectable()
 export class UsageAlertsRepository {
   constructor(private readonly sql: Sql) {}
@@ -41,45 +45,5 @@ export class UsageAlertsRepository {
        ORDER BY threshold, month DESC`,
       [accountId],
     );
-  }
-
-  /**
-   * Records that `threshold` fired in `month` and writes its webhook delivery (the outbox
-   * row of docs/webhooks.md, with the event's data), in one statement — only while the
-   * account's current settings still have that threshold and a webhook_url, and only the
-   * first time in the month: the primary key of usage_alert_fired makes concurrent calls
-   * that reach it together write one delivery. Answers the new delivery's id (null when
-   * nothing was written) and whether it had fired before this statement.
-   */
-  async fire(
-    accountId: number,
-    month: string,
-    threshold: number,
-    deliveryId: string,
-    payload: object,
-    now: Date,
-  ): Promise<{ id: string | null; firedBefore: boolean }> {
-    const row = await this.sql.one<{ id: string | null; fired_before: boolean }>(
-      `WITH settings AS (
-         SELECT webhook_url FROM usage_alerts
-         WHERE account_id = $1 AND webhook_url IS NOT NULL AND $3::smallint = ANY (thresholds)),
-       fired AS (
-         INSERT INTO usage_alert_fired (account_id, month, threshold, fired_at, delivery_id)
-         SELECT $1, $2::date, $3, $5, $4 FROM settings
-         ON CONFLICT DO NOTHING
-         RETURNING delivery_id),
-       delivery AS (
-         INSERT INTO webhook_deliveries
-           (id, account_id, job_id, event, url, status, attempts, next_attempt_at, created_at, payload)
-         SELECT fired.delivery_id, $1, NULL, 'usage.threshold_reached', settings.webhook_url,
-                'pending', 0, $5, $5, $6::jsonb
-         FROM fired, settings
-         RETURNING id)
-       SELECT (SELECT id FROM delivery) AS id,
-              EXISTS (SELECT 1 FROM usage_alert_fired
-                      WHERE account_id = $1 AND month = $2::date AND threshold = $3) AS fired_before`,
-      [accountId, month, threshold, deliveryId, now, JSON.stringify(payload)],
-    );
-    return { id: row?.id ?? null, firedBefore: row?.fired_before ?? false };
   }
 }

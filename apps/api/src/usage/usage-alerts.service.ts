@@ -1,14 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  APP_CONFIG,
-  AppConfig,
-  Clock,
-  monthStart,
-  nextMonthStart,
-  plainDate,
-  recordTimestamp,
-} from '@app/core';
+import { APP_CONFIG, AppConfig, Clock, recordTimestamp } from '@app/core';
 import { AccountsService, AuthContext } from '@app/accounts';
+import { UsageAlertFiringRepository, thresholdReachedData } from '@app/billing';
 import { UsageAlertsHook } from '@app/gateway';
 import { WebhookDeliveriesService, assertWebhookTarget, newDeliveryId } from '@app/site-audit';
 import { UsageAlertsRepository } from './usage-alerts.repository';
@@ -23,23 +16,17 @@ export interface UsageAlertsView {
   last_fired: Array<{ threshold: number; month: string; fired_at: string }>;
 }
 
-/** The `data` of a `usage.threshold_reached` delivery. */
-interface ThresholdReachedData {
-  threshold: number;
-  api_calls_used: number;
-  api_calls_limit: number;
-  resets_at: string;
-}
-
 /** How many "fired this month" marks a process keeps before it forgets older months' ones. */
 const FIRED_MARKS_MAX = 100_000;
 
 /**
  * Usage alerts (docs/usage-history.md): the settings, and what the metering guard calls when
  * a counted call takes the month to or past a threshold. Each threshold fires once per
- * account and calendar month: the first call to reach it writes the record and its signed
- * delivery in one statement (the record's primary key decides between concurrent calls on
- * every instance), then the delivery is enqueued like a site-audit webhook. A process
+ * account and calendar month (the meter's, PostgreSQL's): the first call to reach it writes
+ * the record and its signed delivery in one statement (the record's primary key decides
+ * between concurrent calls on every instance), then the delivery is enqueued like a
+ * site-audit webhook. Should that statement fail, the worker's sweep (UsageAlertsSweepService)
+ * derives the alert from the meter row, so it is as durable as the count. A process
  * remembers what fired, so later calls of the month cost nothing.
  */
 @Injectable()
@@ -50,31 +37,31 @@ export class UsageAlertsService implements UsageAlertsHook {
 
   constructor(
     private readonly repo: UsageAlertsRepository,
+    private readonly firing: UsageAlertFiringRepository,
     private readonly deliveries: WebhookDeliveriesService,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async reached(auth: AuthContext, used: number, limit: number, now: Date): Promise<void> {
-    const month = plainDate(monthStart(now));
+  async reached(
+    auth: AuthContext,
+    used: number,
+    limit: number,
+    month: string,
+    now: Date,
+  ): Promise<void> {
     for (const threshold of auth.alertThresholds) {
       if (used * 100 < threshold * limit) continue;
       const mark = `${auth.accountId}:${month}:${threshold}`;
       if (this.fired.has(mark)) continue;
-      const data: ThresholdReachedData = {
-        threshold,
-        api_calls_used: used,
-        api_calls_limit: limit,
-        resets_at: plainDate(nextMonthStart(now)),
-      };
       try {
-        const { id, firedBefore } = await this.repo.fire(
+        const { id, firedBefore } = await this.firing.fire(
           auth.accountId,
           month,
           threshold,
           newDeliveryId(),
-          data,
+          thresholdReachedData(threshold, used, limit, month),
           now,
         );
         // Not remembered when alerts turned off meanwhile: turned on again, it can still fire.
@@ -87,10 +74,11 @@ export class UsageAlertsService implements UsageAlertsHook {
           await this.deliveries.enqueueCommitted(id);
         }
       } catch (err) {
-        // The call itself was counted and goes on; the next counted call tries again.
+        // The call itself was counted and goes on. The worker's sweep derives the alert from
+        // the meter row (also at the cap, where no later call comes); or the next call fires it.
         this.logger.warn(
           { err, account_id: auth.accountId, threshold },
-          'Usage alert not recorded',
+          'Usage alert not recorded; the sweep will',
         );
       }
     }

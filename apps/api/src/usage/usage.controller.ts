@@ -26,7 +26,12 @@ export class UsageController {
     @CurrentAuth() auth: AuthContext,
     @CurrentMeter() meter: MeterState,
   ): WithMeta<UsageRecord> {
-    const { record, periodStart } = this.figures.calls(auth.plan, auth.limits, meter.used);
+    const { record, periodStart } = this.figures.calls(
+      auth.plan,
+      auth.limits,
+      meter.used,
+      meter.periodStart,
+    );
     return withMeta(record, { key_name: auth.keyLabel, period_start: periodStart });
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, monthStart, nextMonthStart, plainDate } from '@app/core';
+import { Clock, monthAfter } from '@app/core';
 import { AccountsService } from '@app/accounts';
 import { CallMeterService, FeatureQuotaService } from '@app/billing';
 import type { AccountEntity } from '@app/database';
@@ -59,41 +59,49 @@ export class UsageService {
 
   /**
    * What an account has used, each under the name of its limit: calls and feature quotas
-   * this month (billing's meter and quotas), credits (the account), and the rolling page
-   * budget (the site-audit jobs).
+   * this month (billing's meter and quotas, in PostgreSQL's month), credits (the account),
+   * and the rolling page budget (the site-audit jobs).
    */
   async usedBy(
     account: AccountEntity,
   ): Promise<AccountUsage & { site_audit_rolling_page_budget: number }> {
-    const [used, pages] = await Promise.all([
-      this.usage(account),
-      this.siteAuditJobs.pagesUsed(account.id, this.clock.now()),
-    ]);
-    return { ...used, site_audit_rolling_page_budget: pages };
+    const { used } = await this.usedWithMonth(account);
+    return used;
   }
 
-  /** Calls and feature quotas used this month, and the credit balance. */
-  private async usage(account: AccountEntity): Promise<AccountUsage> {
-    const now = this.clock.now();
-    const [calls, features] = await Promise.all([
-      this.meter.used(account.id, now),
-      this.quotas.usedThisMonth(account.id, now),
+  /** `usedBy` and the month its counts are of (PostgreSQL's, YYYY-MM-DD). */
+  private async usedWithMonth(account: AccountEntity): Promise<{
+    used: AccountUsage & { site_audit_rolling_page_budget: number };
+    periodStart: string;
+  }> {
+    const at = this.clock.statementTime();
+    const [calls, features, pages] = await Promise.all([
+      this.meter.used(account.id, at),
+      this.quotas.usedThisMonth(account.id, at),
+      this.siteAuditJobs.pagesUsed(account.id, at),
     ]);
     return {
-      api_calls_per_month: calls,
-      keyword_research_per_month: features.keyword_research,
-      backlinks_per_month: features.backlinks,
-      site_audit_crawls_per_month: features.site_audit_crawls,
-      credits: account.credits,
+      used: {
+        api_calls_per_month: calls.used,
+        keyword_research_per_month: features.keyword_research,
+        backlinks_per_month: features.backlinks,
+        site_audit_crawls_per_month: features.site_audit_crawls,
+        credits: account.credits,
+        site_audit_rolling_page_budget: pages,
+      },
+      periodStart: calls.periodStart,
     };
   }
 
-  /** Calls used of this month's allowance and the reset date; `period_start` for meta. */
+  /**
+   * Calls used of this month's allowance and the reset date (the first of the month after
+   * `periodStart`, the meter's month: PostgreSQL's); `period_start` for meta.
+   */
   calls(
     plan: PlanName,
     limits: Limits,
     used: number,
-    now = this.clock.now(),
+    periodStart: string,
   ): { record: UsageRecord; periodStart: string } {
     const limit = limits.api_calls_per_month;
     return {
@@ -102,9 +110,9 @@ export class UsageService {
         api_calls_used: used,
         api_calls_limit: limit === 'unlimited' ? 0 : limit,
         unlimited: limit === 'unlimited',
-        resets_at: plainDate(nextMonthStart(now)),
+        resets_at: monthAfter(periodStart),
       },
-      periodStart: plainDate(monthStart(now)),
+      periodStart,
     };
   }
 
@@ -118,10 +126,14 @@ export class UsageService {
   ): Promise<{ record: AccountUsageRecord; periodStart: string } | null> {
     const account = await this.accounts.find(accountId);
     if (!account) return null;
-    const now = this.clock.now();
     const limits = this.accounts.limitsOf(account);
-    const used = await this.usedBy(account);
-    const { record, periodStart } = this.calls(account.plan, limits, used.api_calls_per_month, now);
+    const { used, periodStart: month } = await this.usedWithMonth(account);
+    const { record, periodStart } = this.calls(
+      account.plan,
+      limits,
+      used.api_calls_per_month,
+      month,
+    );
     const quota = (name: keyof AccountUsageRecord['quotas']): QuotaFigure => ({
       used: used[name],
       limit: limits[name],

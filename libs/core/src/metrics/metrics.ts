@@ -126,6 +126,11 @@ export const metrics = {
     labelNames: ['reason'] as const, // query_canceled | lock_not_available | pool_wait
     registers,
   }),
+  clockSkewSeconds: new Gauge({
+    name: 'process_clock_skew_seconds',
+    help: "This process's clock minus PostgreSQL's at the last check (every 30 s; positive: the process runs ahead)",
+    registers,
+  }),
   dependencyUp: new Gauge({
     name: 'dependency_up',
     help: '1 while the dependency answers, 0 while it is down (as last seen by this process)',

@@ -4,6 +4,16 @@
  */
 export abstract class Clock {
   abstract now(): Date;
+
+  /**
+   * The time a counting statement (meter, quotas, page budget) uses to decide its month:
+   * null means PostgreSQL's `now()`, so the month of every count comes from the database's
+   * clock, never from a process's (docs/reliability.md, "Clocks"). Only a test clock
+   * (ManualClock) answers a time, so tests can move the month.
+   */
+  statementTime(): Date | null {
+    return null;
+  }
 }
 
 export class SystemClock extends Clock {
@@ -12,7 +22,10 @@ export class SystemClock extends Clock {
   }
 }
 
-/** A clock tests can set and advance. */
+/**
+ * A clock tests can set and advance. Counting statements use its time instead of the
+ * database's (`statementTime`), so a test moves the month by setting it.
+ */
 export class ManualClock extends Clock {
   private current: Date;
 
@@ -31,5 +44,9 @@ export class ManualClock extends Clock {
 
   advance(ms: number): void {
     this.current = new Date(this.current.getTime() + ms);
+  }
+
+  override statementTime(): Date | null {
+    return this.now();
   }
 }

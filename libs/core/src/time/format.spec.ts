@@ -1,5 +1,6 @@
 import {
   isoTimestamp,
+  monthAfter,
   monthStart,
   nextMonthStart,
   parsePlainDate,
@@ -27,6 +28,12 @@ describe('time formats', () => {
   it('month boundaries roll over the year', () => {
     expect(plainDate(monthStart(d))).toBe('2026-12-01');
     expect(plainDate(nextMonthStart(d))).toBe('2027-01-01');
+  });
+
+  it("resets_at is the first of the month after a statement's month", () => {
+    expect(monthAfter('2026-12-01')).toBe('2027-01-01');
+    expect(monthAfter('2026-11-01')).toBe('2026-12-01');
+    expect(monthAfter('2024-02-01')).toBe('2024-03-01');
   });
 
   it('parses only real calendar dates', () => {

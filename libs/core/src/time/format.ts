@@ -38,6 +38,15 @@ export function nextMonthStart(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
 }
 
+/**
+ * The first day of the month after `periodStart` (YYYY-MM-DD, a month's first day as the
+ * counting statements answer it): a quota's or the meter's `resets_at`.
+ */
+export function monthAfter(periodStart: string): string {
+  const [y, m] = periodStart.split('-').map(Number);
+  return plainDate(new Date(Date.UTC(y, m, 1)));
+}
+
 /** Adds whole UTC days to a date. */
 export function addDays(date: Date, days: number): Date {
   return new Date(date.getTime() + days * 86_400_000);
