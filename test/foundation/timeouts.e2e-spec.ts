@@ -347,7 +347,7 @@ describe('body limits by route (100 KB; 10 MB for admin ingestion with the admin
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
 
-  it.each(['/api/v1/keyword-research', '/account/v1/session', '/mcp', '/register'])(
+  it.each(['/api/v1/keyword-research', '/account/v1/session', '/mcp'])(
     'an anonymous 10 MB body on %s: 413 PAYLOAD_TOO_LARGE, never parsed',
     async (path) => {
       const res = await t
@@ -359,6 +359,19 @@ describe('body limits by route (100 KB; 10 MB for admin ingestion with the admin
       expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     },
   );
+
+  it('an anonymous 10 MB body on /register: 413 in the OAuth error shape, never parsed', async () => {
+    const res = await t
+      .http()
+      .post('/register')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(10 * 1024 * 1024 - 20) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      error_description: 'The request body is too large.',
+    });
+  });
 
   it('admin ingestion with the admin token accepts a 2 MB batch', async () => {
     const project = await admin.post(`/accounts/${acc.id}/rank-projects`, {

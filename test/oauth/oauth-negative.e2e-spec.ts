@@ -9,6 +9,7 @@ import {
   authorizeUrl,
   connect,
   createPerson,
+  handBackLink,
   hiddenInputs,
   pkce,
   registerClient,
@@ -375,7 +376,8 @@ describe('OAuth authorization server: refusals', () => {
       expect(location.searchParams.get('iss')).toBe(base);
       expect(location.searchParams.get('code')).toBeNull();
     }
-    // Signed in: the same refusal, never the consent page.
+    // Signed in: the same refusal, never the consent page; handed back through our page's link
+    // (a redirect could be in the sign-in form's chain, which its CSP blocks: issue 36).
     const browser = new Browser();
     await authorizeInBrowser(base, person, params(pkce().challenge), 'deny', browser);
     for (const extra of [
@@ -384,10 +386,14 @@ describe('OAuth authorization server: refusals', () => {
       { code_challenge_method: 'plain' },
     ]) {
       const res = await browser.fetch(authorizeUrl(base, params('short', extra)));
-      expect(res.status).toBe(302);
-      const location = new URL(res.headers.get('location')!);
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).not.toContain('name="decision"');
+      const location = new URL(handBackLink(html)!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
       expect(location.searchParams.get('error')).toBe('invalid_request');
       expect(location.searchParams.get('state')).toBe('st');
+      expect(location.searchParams.get('code')).toBeNull();
     }
   });
 

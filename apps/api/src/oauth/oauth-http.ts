@@ -175,6 +175,8 @@ function bodyProblem(err: unknown): string {
  * /token or /revoke that cannot be read (not JSON, too large, too deep) is answered as the
  * OAuth error it is — 400 `{error: "invalid_request", error_description}` (RFC 6749 §5.2,
  * RFC 7591 §3.2.2), with CORS and no-store like the SDK's answers — never the REST envelope.
+ * A body over the size limit keeps its 413 (the HTTP answer a proxy or client retry logic
+ * reads), with the same OAuth body.
  * Only client errors (4xx) are taken; anything else goes on to the exception filter.
  */
 export function oauthBodyErrors() {
@@ -191,6 +193,8 @@ export function oauthBodyErrors() {
     }
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cache-Control', 'no-store');
-    res.status(400).json({ error: 'invalid_request', error_description: bodyProblem(err) });
+    res
+      .status(status === 413 ? 413 : 400)
+      .json({ error: 'invalid_request', error_description: bodyProblem(err) });
   };
 }
