@@ -20,8 +20,14 @@ async function busyCount(reason: string): Promise<number> {
   return values.find((v) => v.labels.reason === reason)?.value ?? 0;
 }
 
+/** Connections the tests open beside the app's pool; every one is ended after the file. */
+const lockers: Client[] = [];
+afterAll(() => Promise.all(lockers.map((c) => c.end().catch(() => undefined))));
+
 async function locker(): Promise<Client> {
   const c = new Client({ connectionString: process.env.DATABASE_URL });
+  c.on('error', () => undefined);
+  lockers.push(c);
   await c.connect();
   return c;
 }
@@ -46,7 +52,6 @@ describe('a held lock on the request path (DB_LOCK_TIMEOUT_MS, DB_STATEMENT_TIME
     admin = new AdminClient(t.url);
   });
   afterAll(async () => {
-    await lock?.end().catch(() => undefined);
     await t.close();
   });
 
