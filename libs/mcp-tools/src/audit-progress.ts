@@ -4,9 +4,6 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 /** Default pause between two progress notifications of run_site_audit (well under 60 s). */
 export const PROGRESS_INTERVAL_MS = 10_000;
 
-/** Default longest wait of run_site_audit when the client follows progress (the schema's maximum). */
-export const PROGRESS_MAX_WAIT_MS = 600_000;
-
 /** The part of the SDK's request context that progress reporting uses. */
 type ProgressExtra = Pick<
   RequestHandlerExtra<ServerRequest, ServerNotification>,

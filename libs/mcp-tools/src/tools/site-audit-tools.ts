@@ -5,9 +5,9 @@ import type {
   ServerNotification,
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AuditProgress, PROGRESS_MAX_WAIT_MS } from '../audit-progress';
+import { AuditProgress } from '../audit-progress';
 import { ToolBackend, apiGet, apiPost } from '../backend';
-import { PollOutcome, pollJob } from '../job-poller';
+import { PROGRESS_MAX_WAIT_MS, PollOutcome, pollJob } from '../job-poller';
 import { errorResult, successResult, toToolResult } from '../tool-result';
 import { registerListJobs } from './job-list-tool';
 import { COST, jobId, siteAuditArgs } from './schemas';
