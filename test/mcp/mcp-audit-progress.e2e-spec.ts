@@ -201,6 +201,24 @@ describe('run_site_audit progress, timeouts and cancellation; list_jobs (SDK cli
     expect(again.meta).toMatchObject({ total: 1, limit: 20, offset: 0 });
   }, 90_000);
 
+  it('hosted: a client that disconnects mid-wait (closes its transport) ends the server’s wait too', async () => {
+    const acc = await admin.account('pro', POLLING_OVERRIDES);
+    const client = await hosted(acc);
+    const seen: Progress[] = [];
+    const call = run(client, acc, { timeout: 60_000, onprogress: (p: Progress) => seen.push(p) });
+    await until(() => waiting() === 1 && seen.length > 0, 4_000);
+    const jobId = String(seen[0].message?.match(JOB_ID)?.[0]);
+    const before = await usedCalls(admin, acc);
+    await client.close();
+    await call.catch(() => undefined);
+    await until(() => waiting() === 0, 3_000);
+    await sleep(2_000);
+    expect(waiting()).toBe(0);
+    expect(await usedCalls(admin, acc)).toBe(before);
+    const { final } = await waitForJob(t.url, acc.key, jobId, { timeoutMs: 60_000 });
+    expect(final.status).toBe('complete');
+  }, 90_000);
+
   it('list_jobs refuses bad arguments before any call (schema), like the REST 422', async () => {
     const acc = await admin.account('pro', POLLING_OVERRIDES);
     const c = await local(acc);
