@@ -213,7 +213,7 @@ async function main() {
     }
     record(
       'inspector tools/list',
-      names.length === 13,
+      names.length === 14,
       names.length ? `${names.length} tools: ${names.join(', ')}` : listed.err.slice(0, 400),
     );
     for (const [tool, args] of [

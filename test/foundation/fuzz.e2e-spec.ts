@@ -423,6 +423,7 @@ const PUBLIC_ROUTES: Route[] = [
   },
   { method: 'POST', path: '/api/v1/site-audit', query: ['max_pages'], body: true },
   { method: 'GET', path: '/api/v1/jobs/:seg', query: ['fields'], body: false },
+  { method: 'GET', path: '/api/v1/jobs', query: ['status', 'limit', 'offset'], body: false },
   {
     method: 'GET',
     path: '/api/v1/rank/keywords',

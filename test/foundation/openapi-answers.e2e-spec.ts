@@ -87,6 +87,7 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
     'post /api/v1/site-audit': (key) =>
       post(key, '/api/v1/site-audit', { url: `${site.origin}/`, max_pages: 5, depth: 2 }),
     'get /api/v1/jobs/{job_id}': (key) => get(key, '/api/v1/jobs/job_3kTMd92jf8AbQx0PzLw1Rv'),
+    'get /api/v1/jobs': (key) => get(key, '/api/v1/jobs', { limit: 5 }),
     'get /api/v1/rank/keywords': (key) => get(key, '/api/v1/rank/keywords'),
     'get /api/v1/rank/history': (key) =>
       get(key, '/api/v1/rank/history', { keyword_id: ids.keyword }),
@@ -241,6 +242,10 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
         await get(acc.key, `/api/v1/jobs/${String(failing.body.job_id)}`),
         200,
       );
+      // the jobs list (an extension of the spec) with complete and failed records
+      const listed = await get(acc.key, '/api/v1/jobs', { limit: 100 });
+      documented('get', '/api/v1/jobs', listed, 200);
+      expect((listed.body.data as { count: number }).count).toBeGreaterThanOrEqual(2);
     });
 
     it('your-data: rank keywords and history, GSC properties and queries, AI projects and share of voice', async () => {
@@ -370,6 +375,7 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
           '/api/v1/jobs/{job_id}',
           () => get(acc.key, '/api/v1/jobs/job_3kTMd92jf8AbQx0PzLw1Rv', { wait: 'abc' }),
         ],
+        ['get', '/api/v1/jobs', () => get(acc.key, '/api/v1/jobs', { status: 'bogus' })],
         ['get', '/api/v1/rank/keywords', () => get(acc.key, '/api/v1/rank/keywords', { limit: 0 })],
         ['get', '/api/v1/rank/history', () => get(acc.key, '/api/v1/rank/history')],
         [

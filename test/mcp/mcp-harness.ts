@@ -36,6 +36,7 @@ export const TOOL_NAMES = [
   'keyword_research',
   'list_ai_visibility_projects',
   'list_gsc_properties',
+  'list_jobs',
   'list_locations',
   'list_rank_keywords',
   'query_gsc',

@@ -125,21 +125,27 @@ describe('MCP site-audit tools (spec: POST /site-audit, GET /jobs/{job_id})', ()
     expect(body.polls as number).toBeGreaterThanOrEqual(1);
     expect(body.polls as number).toBeLessThanOrEqual(2);
     expect(await usedCalls(acc)).toBe(before + 1 + (body.polls as number) + 1);
-    // one progress notification per poll, sent before the result, the last at 100. Counted
-    // on the wire: the SDK client runs notification handlers a microtask late, so one that
-    // arrives in the same read as the result is dropped by the client, not by the server.
-    const wire = c.received.flatMap((m) =>
+    // progress at once on acceptance (its message names the job), then one per poll (and a
+    // beat every ~10 s while a long-poll waits), strictly increasing, sent before the result,
+    // the last at 100. Counted on the wire: the SDK client runs notification handlers a
+    // microtask late, so one that arrives in the same read as the result is dropped by the
+    // client, not by the server.
+    const notes = c.received.flatMap((m) =>
       'method' in m && m.method === 'notifications/progress'
-        ? [Number((m.params as { progress: number }).progress)]
+        ? [m.params as { progress: number; message: string }]
         : [],
     );
+    const wire = notes.map((n) => Number(n.progress));
+    expect(notes[0]).toMatchObject({ progress: 0 });
+    expect(notes[0].message).toContain(String(body.job_id));
+    for (let i = 1; i < wire.length; i++) expect(wire[i]).toBeGreaterThan(wire[i - 1]);
     const resultAt = c.received.findIndex(
       (m) => 'result' in m && JSON.stringify(m.result).includes(String(body.job_id)),
     );
     const lastProgressAt = c.received.findLastIndex(
       (m) => 'method' in m && m.method === 'notifications/progress',
     );
-    expect(wire).toHaveLength(body.polls as number);
+    expect(wire.length).toBeGreaterThanOrEqual((body.polls as number) + 1);
     expect(wire[wire.length - 1]).toBe(100);
     expect(lastProgressAt).toBeLessThan(resultAt);
     expect(wire).toEqual(expect.arrayContaining(progress));

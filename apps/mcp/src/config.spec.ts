@@ -8,13 +8,14 @@ describe('MCP connector configuration (SEO_API_KEY required, SEO_API_BASE_URL va
     }
   });
 
-  it('defaults: base URL http://localhost:3000, 15 s poll interval, 50 s max wait, 60 s request timeout', () => {
+  it('defaults: base URL http://localhost:3000, 15 s poll interval, 50 s max wait, 10 s progress, 60 s request timeout', () => {
     expect(loadMcpConfig({ SEO_API_KEY: 'k' })).toEqual({
       apiKey: 'k',
       baseUrl: DEFAULT_BASE_URL,
       requestTimeoutMs: 60_000,
       pollIntervalMs: 15_000,
       maxWaitMs: 50_000,
+      progressIntervalMs: 10_000,
     });
   });
 
@@ -50,16 +51,21 @@ describe('MCP connector configuration (SEO_API_KEY required, SEO_API_BASE_URL va
         SEO_API_KEY: 'k',
         SEO_MCP_POLL_INTERVAL_MS: '200',
         SEO_MCP_MAX_WAIT_MS: '0',
+        SEO_MCP_PROGRESS_INTERVAL_MS: '1000',
       }),
     ).toMatchObject({
       pollIntervalMs: 200,
       maxWaitMs: 0,
+      progressIntervalMs: 1000,
     });
     for (const [name, value] of [
       ['SEO_MCP_POLL_INTERVAL_MS', '1.5'],
       ['SEO_MCP_POLL_INTERVAL_MS', '50'],
       ['SEO_MCP_MAX_WAIT_MS', '-1'],
       ['SEO_API_TIMEOUT_MS', 'abc'],
+      ['SEO_MCP_PROGRESS_INTERVAL_MS', '99'],
+      ['SEO_MCP_PROGRESS_INTERVAL_MS', '60000'],
+      ['SEO_MCP_PROGRESS_INTERVAL_MS', 'abc'],
     ]) {
       expect(() => loadMcpConfig({ SEO_API_KEY: 'k', [name]: value })).toThrow(name);
     }

@@ -18,6 +18,8 @@ export interface McpConfig {
   pollIntervalMs: number;
   /** Default longest wait of run_site_audit, in milliseconds. */
   maxWaitMs: number;
+  /** Pause between run_site_audit's progress notifications, in milliseconds. */
+  progressIntervalMs: number;
 }
 
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
@@ -26,6 +28,8 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_POLL_INTERVAL_MS = 15_000;
 /** Below the usual 60 s request timeout of MCP clients, so a waiting call returns in time. */
 const DEFAULT_MAX_WAIT_MS = 50_000;
+/** Progress of run_site_audit: well under the usual 60 s request timeout of MCP clients. */
+const DEFAULT_PROGRESS_INTERVAL_MS = 10_000;
 
 export class ConfigError extends Error {}
 
@@ -97,5 +101,12 @@ export function loadMcpConfig(env: Env): McpConfig {
       300_000,
     ),
     maxWaitMs: integerVar(env, 'SEO_MCP_MAX_WAIT_MS', DEFAULT_MAX_WAIT_MS, 0, 3_600_000),
+    progressIntervalMs: integerVar(
+      env,
+      'SEO_MCP_PROGRESS_INTERVAL_MS',
+      DEFAULT_PROGRESS_INTERVAL_MS,
+      100,
+      50_000,
+    ),
   };
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { PROGRESS_MAX_WAIT_MS } from '@app/mcp-tools';
 import { trackInFlight } from './in-flight';
 import { ConfigError, loadMcpConfig } from './config';
 import { SERVER_VERSION, createMcpServer } from './server';
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
   // already read: answer them, then exit (bounded by the longest a call may take).
   const inFlight = trackInFlight(transport);
   process.stdin.on('end', () => {
-    const bound = config.maxWaitMs + 2 * config.requestTimeoutMs;
+    // run_site_audit may wait up to PROGRESS_MAX_WAIT_MS for a client that follows progress
+    const bound = Math.max(config.maxWaitMs, PROGRESS_MAX_WAIT_MS) + 2 * config.requestTimeoutMs;
     const timer = setTimeout(() => shutdown('stdin closed; calls still running'), bound);
     timer.unref();
     void inFlight.idle().then(() => shutdown('stdin closed'));

@@ -15,6 +15,7 @@ export function createMcpServer(config: McpConfig, deps: ServerDeps = {}): McpSe
   return createToolServer(new ApiClient(config, deps.fetch), {
     pollIntervalMs: config.pollIntervalMs,
     maxWaitMs: config.maxWaitMs,
+    progressIntervalMs: config.progressIntervalMs,
     // A long-poll must end before the HTTP timeout of one request (5 s to spare).
     longPollSeconds: Math.max(0, Math.min(60, Math.floor(config.requestTimeoutMs / 1000) - 5)),
     sleep: deps.sleep,

@@ -50,6 +50,7 @@ export type RankKeywordsQuery = QueryOf<'listRankKeywords'>;
 export type RankHistoryQuery = QueryOf<'getRankHistory'>;
 export type GscQueriesQuery = QueryOf<'queryGsc'>;
 export type ShareOfVoiceQuery = QueryOf<'getShareOfVoice'>;
+export type JobsQuery = QueryOf<'listJobs'>;
 
 /** The 202 of startSiteAudit: job_id, status and poll (the spec keeps them at the top level). */
 export type SiteAuditAccepted = Omit<Schemas['SiteAuditAccepted'], 'success'>;
@@ -379,6 +380,16 @@ export class SeoApiClient {
         },
         signal: options.signal,
       }),
+    );
+  }
+
+  /**
+   * GET /jobs (an extension of the spec): the account's jobs, newest first, optionally of one
+   * status; `limit` 1-100 (default 20), `offset`; `meta.total` counts all that match.
+   */
+  jobs(query: JobsQuery = {}, options?: CallOptions): Promise<AnswerOf<Schemas['JobListAnswer']>> {
+    return this.unwrap(
+      this.http.GET('/api/v1/jobs', { params: { query }, signal: options?.signal }),
     );
   }
 

@@ -136,6 +136,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's jobs (site audits), newest first: find an audit again
+         * @description Extension of the API specification. Lists the job records of the account, newest first, optionally only those of one status, one page at a time (`limit`, `offset`; `meta.total` counts all that match). Each record is the one GET /jobs/{job_id} answers (report_url inside data once complete). Use it to find an audit whose job_id was lost.
+         *
+         *     **Cost:** One API call. No feature quota, no credits.
+         */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rank/keywords": {
         parameters: {
             query?: never;
@@ -483,6 +505,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+            };
+        };
+        JobListAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                jobs: components["schemas"]["JobRecord"][];
+                /** @description Records on this page */
+                count: number;
+            };
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+                /** @description Jobs matching the filter, all pages */
+                total: number;
+                limit: number;
+                offset: number;
             };
         };
         BacklinkOverview: {
@@ -1643,6 +1688,87 @@ export interface operations {
             };
             /** @description NOT_FOUND: Unknown, or not owned by the account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A parameter is missing or invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description Only jobs in this state (default: all) */
+                status?: "queued" | "running" | "complete" | "failed";
+                /** @description Jobs per page */
+                limit?: number;
+                /** @description Jobs to skip (newest first) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobListAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

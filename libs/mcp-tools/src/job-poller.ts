@@ -1,5 +1,11 @@
 import { ApiFailure, ApiResult, ToolBackend, apiGet } from './backend';
 
+/**
+ * Default longest wait of run_site_audit when the client follows progress (sent a progress
+ * token, so its timeout can be reset by the notifications): max_wait_seconds' maximum.
+ */
+export const PROGRESS_MAX_WAIT_MS = 600_000;
+
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** setTimeout as a promise that ends early (without throwing) when the signal aborts. */

@@ -31,6 +31,8 @@ interface ToolServerOptions {
   maxWaitMs: number;
   /** Longest `wait` of one long-poll call, in seconds (default and maximum 60). */
   longPollSeconds?: number;
+  /** Pause between run_site_audit's progress notifications in milliseconds (default 10 s). */
+  progressIntervalMs?: number;
   sleep?: Sleep;
 }
 
@@ -50,6 +52,7 @@ export function createToolServer(backend: ToolBackend, options: ToolServerOption
     pollIntervalMs: options.pollIntervalMs,
     maxWaitMs: options.maxWaitMs,
     longPollSeconds: options.longPollSeconds,
+    progressIntervalMs: options.progressIntervalMs,
     sleep: options.sleep,
   };
   const calls = new ToolCalls(server);

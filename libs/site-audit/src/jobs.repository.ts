@@ -57,6 +57,25 @@ export class JobsRepository {
   }
 
   /**
+   * The account's jobs, newest first (created_at, then id, descending; index jobs_account_idx),
+   * optionally of one status, one page of them, with the count of all that match.
+   */
+  async listForAccount(
+    accountId: number,
+    status: JobEntity['status'] | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<{ jobs: JobEntity[]; total: number }> {
+    const [jobs, total] = await this.sql.repository(JobEntity).findAndCount({
+      where: { accountId, ...(status ? { status } : {}) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+      skip: offset,
+    });
+    return { jobs, total };
+  }
+
+  /**
    * queued → running (also running → running when a retry or a recovered stalled job starts
    * again). Null when the job is already terminal (swept, failed, complete) or unknown. The
    * row is read back in the same transaction, under the lock the UPDATE took.

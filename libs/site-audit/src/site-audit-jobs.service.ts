@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, metrics } from '@app/core';
 import type { AuditResult } from '@app/crawler';
-import type { JobEntity, JobError } from '@app/database';
+import type { JobEntity, JobError, JobStatus } from '@app/database';
 import { FeatureQuotaService } from '@app/billing';
 import { CompletingJob, toAuditEntity, toAuditPage, toJobData } from './audit.mapper';
 import { AuditsRepository } from './audits.repository';
@@ -184,6 +184,23 @@ export class SiteAuditJobsService {
   async jobRecord(jobId: string, accountId: number): Promise<JobRecord | null> {
     const job = await this.jobs.findForAccount(jobId, accountId);
     return job ? toJobRecord(job, this.config.publicBaseUrl) : null;
+  }
+
+  /** A page of the account's job records, newest first, with the count of all that match. */
+  async jobRecords(
+    accountId: number,
+    filter: { status?: JobStatus; limit: number; offset: number },
+  ): Promise<{ jobs: JobRecord[]; total: number }> {
+    const page = await this.jobs.listForAccount(
+      accountId,
+      filter.status,
+      filter.limit,
+      filter.offset,
+    );
+    return {
+      jobs: page.jobs.map((job) => toJobRecord(job, this.config.publicBaseUrl)),
+      total: page.total,
+    };
   }
 
   /** queued | running → running as an attempt starts; null when the job already ended. */

@@ -9,6 +9,7 @@ import { hasApiAccess } from '@app/plans';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { ApiRequest, Public } from '@app/gateway';
 import { createToolServer } from '@app/mcp-tools';
+import { InFlightCalls } from './in-flight-calls';
 import { InProcessBackend } from './in-process-backend';
 import { bodyWasNotJson } from './mcp-body';
 import { RequestHandler } from './in-process-dispatch';
@@ -40,6 +41,9 @@ const jsonRpcError = (res: Response, status: number, message: string, code = -32
 @Public()
 @Controller('mcp')
 export class McpHttpController {
+  /** Tool calls in flight on this process, for notifications/cancelled (stateless endpoint). */
+  private readonly inFlight = new InFlightCalls();
+
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly keys: ApiKeysService,
@@ -78,9 +82,16 @@ export class McpHttpController {
       maxWaitMs: MAX_WAIT_MS,
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
+    const stop = () => {
       void transport.close();
       void server.close();
+    };
+    // notifications/cancelled of an earlier POST's tool call (stateless: see InFlightCalls)
+    const untrack = this.inFlight.track(caller.auth, req.body, stop);
+    this.inFlight.cancel(caller.auth, req.body);
+    res.on('close', () => {
+      untrack();
+      stop();
     });
     try {
       await server.connect(transport);

@@ -28,6 +28,8 @@ export const PUBLIC_ENDPOINTS: ReadonlyArray<{
   group: CostGroup;
   cost: string;
   errors: ErrorName[];
+  /** Not in the API specification: marked `x-spec-extension: true` in the document. */
+  extension?: true;
 }> = [
   {
     method: 'get',
@@ -149,6 +151,24 @@ export const PUBLIC_ENDPOINTS: ReadonlyArray<{
     group: 'other',
     cost: 'One API call however long ?wait= waits. No feature quota, no credits.',
     errors: ['notFound', 'validation'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/jobs',
+    operationId: 'listJobs',
+    sample: {
+      query: { status: 'complete', limit: 20 },
+      typescript: [
+        "const { data, meta } = await client.jobs({ status: 'complete', limit: 20 });",
+        'for (const job of data.jobs) console.log(job.job_id, job.status, job.data?.report_url);',
+        'console.log(meta.total);',
+      ].join('\n'),
+      pythonPrint: 'answer["data"]["count"], answer["meta"]["total"]',
+    },
+    group: 'other',
+    cost: 'One API call. No feature quota, no credits.',
+    errors: ['validation'],
+    extension: true,
   },
   yourData('/api/v1/rank/keywords', 'listRankKeywords', {
     query: { limit: 20 },
@@ -501,6 +521,9 @@ export function publicDocument(app: NestExpressApplication): OpenAPIObject {
         op.description = [op.description, `**Cost:** ${endpoint.cost}`]
           .filter(Boolean)
           .join('\n\n');
+        if (endpoint.extension) {
+          (op as OperationObject & { 'x-spec-extension'?: boolean })['x-spec-extension'] = true;
+        }
       }
       op.responses = { ...successOnly(op.responses), ...errorResponses(endpointErrors(endpoint)) };
       if (method === 'post') idempotent(op);

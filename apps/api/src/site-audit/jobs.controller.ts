@@ -1,12 +1,12 @@
 import { Controller, Get, Injectable, Param, PipeTransform, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiError } from '@app/core';
+import { ApiError, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { ApiAnswer, ApiRequest, CostGroup, CurrentAuth } from '@app/gateway';
-import { JobRecord, isJobId } from '@app/site-audit';
-import { JobQueryDto } from './jobs.dto';
+import { JobRecord, SiteAuditJobsService, isJobId } from '@app/site-audit';
+import { JobListQueryDto, JobQueryDto } from './jobs.dto';
 import { JobLongPollService } from './job-long-poll.service';
-import { JobAnswerSchema } from './site-audit.schema';
+import { JobAnswerSchema, JobListAnswerSchema } from './site-audit.schema';
 
 /** Path job ids: anything that is not a well-formed job id cannot exist (404). */
 @Injectable()
@@ -21,7 +21,28 @@ class JobIdPipe implements PipeTransform<unknown, string> {
 @CostGroup('other')
 @Controller('api/v1/jobs')
 export class JobsController {
-  constructor(private readonly longPoll: JobLongPollService) {}
+  constructor(
+    private readonly longPoll: JobLongPollService,
+    private readonly jobs: SiteAuditJobsService,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "The account's jobs (site audits), newest first: find an audit again",
+    description:
+      'Extension of the API specification. Lists the job records of the account, newest first, ' +
+      'optionally only those of one status, one page at a time (`limit`, `offset`; `meta.total` ' +
+      'counts all that match). Each record is the one GET /jobs/{job_id} answers (report_url ' +
+      'inside data once complete). Use it to find an audit whose job_id was lost.',
+  })
+  @ApiAnswer(JobListAnswerSchema)
+  async list(@CurrentAuth() auth: AuthContext, @Query() query: JobListQueryDto) {
+    const page = await this.jobs.jobRecords(auth.accountId, query);
+    return withMeta(
+      { jobs: page.jobs, count: page.jobs.length },
+      { total: page.total, limit: query.limit, offset: query.offset },
+    );
+  }
 
   @Get(':job_id')
   @ApiOperation({

@@ -1,4 +1,6 @@
-import { QueryInt } from '@app/gateway';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { PG_INT_MAX, QueryInt, Rules } from '@app/gateway';
 import { MAX_WAIT_SECONDS } from './job-long-poll.service';
 
 export class JobQueryDto {
@@ -14,4 +16,29 @@ export class JobQueryDto {
     },
   })
   wait: number = 0;
+}
+
+/** The job states GET /jobs?status= filters on. */
+export const JOB_STATUSES = ['queued', 'running', 'complete', 'failed'] as const;
+
+/** GET /api/v1/jobs: the account's jobs, newest first (an extension of the spec). */
+export class JobListQueryDto {
+  @Rules(
+    ApiPropertyOptional({
+      enum: JOB_STATUSES,
+      description: 'Only jobs in this state (default: all)',
+    }),
+    IsOptional(),
+    IsIn(JOB_STATUSES, { message: `status must be one of ${JOB_STATUSES.join(', ')}` }),
+  )
+  status?: (typeof JOB_STATUSES)[number];
+
+  @QueryInt(1, 100, { optional: true, api: { default: 20, description: 'Jobs per page' } })
+  limit: number = 20;
+
+  @QueryInt(0, PG_INT_MAX, {
+    optional: true,
+    api: { default: 0, description: 'Jobs to skip (newest first)' },
+  })
+  offset: number = 0;
 }

@@ -66,3 +66,17 @@ const JobRecordSchema = named(
 );
 
 export const JobAnswerSchema = successEnvelope('JobAnswer', JobRecordSchema);
+
+/** data of GET /api/v1/jobs (an extension of the spec): a page of job records, newest first. */
+export const JobListAnswerSchema = successEnvelope(
+  'JobListAnswer',
+  z.object({
+    jobs: z.array(JobRecordSchema),
+    count: z.int().meta({ description: 'Records on this page' }),
+  }),
+  {
+    total: z.int().meta({ description: 'Jobs matching the filter, all pages' }),
+    limit: z.int(),
+    offset: z.int(),
+  },
+);

@@ -163,6 +163,7 @@ export function outputSchemas(): Record<string, JsonSchema> {
     list_locations: answer('LocationsAnswer'),
     start_site_audit: structured(accepted(), member('SiteAuditAccepted', 'meta')),
     get_job: answer('JobAnswer'),
+    list_jobs: answer('JobListAnswer'),
     run_site_audit: structured(
       {
         description:

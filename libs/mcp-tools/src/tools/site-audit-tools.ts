@@ -5,9 +5,11 @@ import type {
   ServerNotification,
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AuditProgress } from '../audit-progress';
 import { ToolBackend, apiGet, apiPost } from '../backend';
-import { PollOutcome, pollJob } from '../job-poller';
+import { PROGRESS_MAX_WAIT_MS, PollOutcome, pollJob } from '../job-poller';
 import { errorResult, successResult, toToolResult } from '../tool-result';
+import { registerListJobs } from './job-list-tool';
 import { COST, jobId, siteAuditArgs } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
 
@@ -20,7 +22,12 @@ const AUDIT_COST =
   '(QUOTA_EXCEEDED when either is used up; never spends credits) and counts as one API call.';
 const POLL_COST =
   'It waits with long-polls (GET /jobs/{job_id}?wait=60, answered as soon as the audit ends): each is one API ' +
-  'call, so an audit usually costs 2-3 calls in all.';
+  'call however long it waits, so an audit usually costs 2-3 calls in all.';
+const PROGRESS_NOTE =
+  'With a progress token it sends progress at once (the job_id in the message) and then about every 10 s, and ' +
+  `waits up to max_wait_seconds (default ${PROGRESS_MAX_WAIT_MS / 1000}); without one it returns within the ` +
+  'configured wait (default 50 s) with the job_id and current status. Cancelling the call, or a client timeout, ' +
+  'stops the waiting at once, not the crawl: find the audit again with get_job or list_jobs.';
 
 type Args = { url: string; max_pages?: number; depth?: number };
 
@@ -47,6 +54,7 @@ export function registerSiteAuditTools(context: ToolContext): void {
   registerStartSiteAudit(context);
   registerGetJob(context);
   registerRunSiteAudit(context);
+  registerListJobs(context);
 }
 
 /** start_site_audit: POST /site-audit, answering at once with the queued job. */
@@ -116,7 +124,7 @@ function registerRunSiteAudit(context: ToolContext): void {
         'finished=false and a "still running" note: call get_job later with the job_id. Units: ' +
         JOB_UNITS +
         ' ' +
-        `${AUDIT_COST} ${POLL_COST}`,
+        `${PROGRESS_NOTE} ${AUDIT_COST} ${POLL_COST}`,
       inputSchema: {
         ...siteAuditArgs,
         poll_interval_seconds: z
@@ -136,8 +144,9 @@ function registerRunSiteAudit(context: ToolContext): void {
           .max(600)
           .optional()
           .describe(
-            `Longest wait for completion in seconds (default ${context.maxWaitMs / 1000}); MCP clients often time out ` +
-              'calls after about 60 seconds',
+            `Longest wait for completion in seconds: default ${PROGRESS_MAX_WAIT_MS / 1000} when the client follows ` +
+              `progress (progress token), else ${context.maxWaitMs / 1000}, which is also the most without a ` +
+              'progress token (MCP clients often time out calls after about 60 seconds)',
           ),
       },
       annotations: STARTS_A_CRAWL,
@@ -146,7 +155,11 @@ function registerRunSiteAudit(context: ToolContext): void {
   );
 }
 
-/** Starts the audit and polls its job, reporting progress; the final (or latest) record. */
+/**
+ * Starts the audit and waits for its job with long-polls, reporting progress (first at once with
+ * the job id, then about every 10 s); the final (or latest) record. Without a progress token the
+ * wait is bounded by the configured maximum, so the answer comes before a client's timeout.
+ */
 async function runSiteAudit(
   context: ToolContext,
   args: RunArgs,
@@ -157,50 +170,30 @@ async function runSiteAudit(
   if (!started.ok) return errorResult(started);
   const accepted = (started.data ?? {}) as Record<string, unknown>;
   const id = String(accepted.job_id ?? '');
-  const progress = progressReporter(extra, id);
-  const outcome = await pollJob(api, id, {
-    intervalMs:
-      args.poll_interval_seconds !== undefined
-        ? args.poll_interval_seconds * 1000
-        : context.pollIntervalMs,
-    maxWaitMs:
-      args.max_wait_seconds !== undefined ? args.max_wait_seconds * 1000 : context.maxWaitMs,
-    longPollSeconds: context.longPollSeconds,
-    signal: extra.signal,
-    sleep: context.sleep,
-    onRecord: progress.onRecord,
-  });
-  await progress.sent();
-  return auditResult(id, accepted, started.meta, outcome);
-}
-
-/**
- * Turns job records into progress notifications when the client asked for them (a progress
- * token). They are written in order and before the result (await `sent()`): a client drops the
- * progress handler of a request once its result arrives.
- */
-function progressReporter(
-  extra: ToolExtra,
-  id: string,
-): { onRecord: (record: Record<string, unknown>) => void; sent: () => Promise<unknown> } {
-  const progressToken = extra._meta?.progressToken;
-  let notified: Promise<unknown> = Promise.resolve();
-  return {
-    onRecord: (record) => {
-      if (progressToken === undefined) return;
-      const progress = Number(record.progress);
-      const params = {
-        progressToken,
-        progress: Number.isFinite(progress) ? progress : 0,
-        total: 100,
-        message: `Site audit ${id}: ${String(record.status)}`,
-      };
-      notified = notified
-        .then(() => extra.sendNotification({ method: 'notifications/progress', params }))
-        .catch(() => undefined);
-    },
-    sent: () => notified,
-  };
+  const progress = new AuditProgress(extra, id, context.progressIntervalMs);
+  progress.start(accepted);
+  const requested = args.max_wait_seconds !== undefined ? args.max_wait_seconds * 1000 : undefined;
+  const maxWaitMs = progress.wanted
+    ? (requested ?? PROGRESS_MAX_WAIT_MS)
+    : Math.min(requested ?? context.maxWaitMs, context.maxWaitMs);
+  try {
+    const outcome = await pollJob(api, id, {
+      intervalMs:
+        args.poll_interval_seconds !== undefined
+          ? args.poll_interval_seconds * 1000
+          : context.pollIntervalMs,
+      maxWaitMs,
+      longPollSeconds: context.longPollSeconds,
+      signal: extra.signal,
+      sleep: context.sleep,
+      onRecord: progress.onRecord,
+    });
+    progress.stop();
+    await progress.sent();
+    return auditResult(id, accepted, started.meta, outcome);
+  } finally {
+    progress.stop();
+  }
 }
 
 function auditResult(

@@ -9,6 +9,8 @@ export interface ToolContext {
   maxWaitMs: number;
   /** Longest `wait` of one GET /jobs/:id?wait= call, in seconds (default 60). */
   longPollSeconds?: number;
+  /** Pause between run_site_audit's progress notifications (default 10 s). */
+  progressIntervalMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
