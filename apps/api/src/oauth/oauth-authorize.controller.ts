@@ -18,7 +18,12 @@ import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
 import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';
 import { McpOAuthProvider } from './oauth-provider';
 import { AUTHORIZE_ERROR_PAGE, ConsentRequest, authorizeErrorPage } from './oauth-pages';
-import { PKCE_CHALLENGE, authorizationRedirect, runSdkRouter } from './oauth-http';
+import {
+  PKCE_CHALLENGE,
+  authorizationRedirect,
+  interceptRedirects,
+  runSdkRouter,
+} from './oauth-http';
 
 /**
  * The authorization endpoint (GET/POST /oauth/authorize, the SDK's handler on our provider)
@@ -158,13 +163,7 @@ export class OAuthAuthorizeController {
     res: Response,
     { client, redirectUri }: { client: OAuthClient; redirectUri: string },
   ): void {
-    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
-    (res as unknown as { redirect: (a: number | string, b?: string) => void }).redirect = (
-      a: number | string,
-      b?: string,
-    ) => {
-      const status = typeof a === 'number' ? a : 302;
-      const target = typeof a === 'string' ? a : (b as string);
+    interceptRedirects(res, (status, target, redirect) => {
       let url: URL;
       try {
         url = new URL(target);
@@ -185,7 +184,7 @@ export class OAuthAuthorizeController {
         .catch(() => {
           if (!res.headersSent) res.status(500).end();
         });
-    };
+    });
   }
 
   /** The client and the redirect URI to use, or why the request cannot be sent back. */

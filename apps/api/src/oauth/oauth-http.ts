@@ -75,6 +75,22 @@ function readableDescription(description: unknown): unknown {
 }
 
 /**
+ * Routes this response's `res.redirect` (both of Express's signatures) through `handle`, which
+ * gets the status, the target and the original redirect to call, or not. The SDK's routers
+ * answer authorization errors with res.redirect; this is how we shape those answers.
+ */
+export function interceptRedirects(
+  res: Response,
+  handle: (status: number, target: string, redirect: (status: number, url: string) => void) => void,
+): void {
+  const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+  (res as unknown as { redirect: (a: number | string, b?: string) => void }).redirect = (
+    a: number | string,
+    b?: string,
+  ) => handle(typeof a === 'number' ? a : 302, typeof a === 'string' ? a : (b as string), redirect);
+}
+
+/**
  * Runs one of the SDK's express routers (mounted at '/') for this request: the path is
  * rewritten to '/' for the router's matching and restored afterwards. Redirects the router
  * sends to the client (authorization errors) get `iss` added (RFC 9207), and the request's
@@ -99,13 +115,7 @@ export function runSdkRouter(
     return json(body);
   };
   if (redirects) {
-    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
-    (res as unknown as { redirect: (a: number | string, b?: string) => void }).redirect = (
-      a: number | string,
-      b?: string,
-    ) => {
-      const status = typeof a === 'number' ? a : 302;
-      const target = typeof a === 'string' ? a : (b as string);
+    interceptRedirects(res, (status, target, redirect) => {
       let withIss = target;
       try {
         const u = new URL(target);
@@ -122,7 +132,7 @@ export function runSdkRouter(
         // a relative target: ours, left alone
       }
       redirect(status, withIss);
-    };
+    });
   }
   return new Promise<void>((resolve, reject) => {
     req.url = `/${query}`;
