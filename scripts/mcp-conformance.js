@@ -280,11 +280,15 @@ async function main() {
       .filter((l) => !/npm warn/i.test(l))
       .join('\n');
     console.log(text.trim());
+    // The suite's result files are kept only when asked (MCP_CONFORMANCE_KEEP=1): CI and
+    // repeated runs leave no directory behind.
+    const keep = process.env.MCP_CONFORMANCE_KEEP === '1';
     record(
       'conformance server suite: no unexpected failure',
       conf.code === 0,
-      `exit ${conf.code}; results in ${outDir}`,
+      `exit ${conf.code}; ${keep ? `results in ${outDir}` : 'MCP_CONFORMANCE_KEEP=1 keeps the results'}`,
     );
+    if (!keep) fs.rmSync(outDir, { recursive: true, force: true });
   } finally {
     proxy?.close();
     api.kill('SIGTERM');
