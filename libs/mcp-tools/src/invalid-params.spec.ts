@@ -2,6 +2,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolBackend } from './backend';
 import { createToolServer } from './server';
+import { outputSchemas } from './tools/output-schemas';
 
 /**
  * The shared tool server (local package and /mcp alike) over an in-memory transport, driven
@@ -70,7 +71,9 @@ describe('tool server: malformed params are -32602 in one sentence; capabilities
     const init = await rpc('initialize', INIT);
     expect(init.result?.protocolVersion).toBe('2025-06-18');
     const list = await rpc('tools/list', {});
-    expect((list.result?.tools as unknown[]).length).toBe(13);
+    const names = (list.result?.tools as Array<{ name: string }>).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['get_usage', 'run_site_audit', 'list_jobs']));
+    expect(names.length).toBe(Object.keys(outputSchemas()).length); // every tool, each once
     expect((await rpc('tools/list')).result?.tools).toBeDefined();
     expect((await rpc('ping')).result).toEqual({});
     expect((await rpc('resources/list', {})).error?.code).toBe(-32601);
