@@ -257,6 +257,11 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
       const keywords = (one.body.data as { keywords: Array<{ current_position: unknown }> })
         .keywords;
       expect(keywords.map((k) => k.current_position)).toEqual([4, null]);
+      // paging (an extension): a page with a next link, and one past the end
+      for (const query of [{ limit: 1 }, { limit: 1, offset: 1 }, { offset: 99 }]) {
+        const page = await get(acc.key, '/api/v1/rank/keywords', query);
+        documented('get', '/api/v1/rank/keywords', page, 200);
+      }
       const empty = await get(acc.key, '/api/v1/ai-visibility/share-of-voice', {
         project_id: ids.aiEmpty,
       });

@@ -180,8 +180,7 @@ export class RankRepository {
       );
       if (rows.length === 0) {
         // Nothing on this page (no keyword, or past the end): the total alone, not kept.
-        const total =
-          offset === 0 ? 0 : await this.keywordTotal(sql, accountId, projectId);
+        const total = offset === 0 ? 0 : await this.keywordTotal(sql, accountId, projectId);
         return { entries: [], total, version: null };
       }
       const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);

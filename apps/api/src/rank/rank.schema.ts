@@ -54,15 +54,12 @@ export const RankKeywordsAnswerSchema = successEnvelope(
       description: 'Keywords matching (the account’s, or the project’s), across all pages',
       'x-spec-extension': true,
     }),
-    next: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          'Path and query of the next page (same project_id and limit); null on the last page',
-        example: '/api/v1/rank/keywords?limit=100&offset=100',
-        'x-spec-extension': true,
-      }),
+    next: z.string().nullable().meta({
+      description:
+        'Path and query of the next page (same project_id and limit); null on the last page',
+      example: '/api/v1/rank/keywords?limit=100&offset=100',
+      'x-spec-extension': true,
+    }),
   },
 );
 
