@@ -187,6 +187,30 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
     await fake.close();
   });
 
+  it('the paging of GET /rank/keywords is marked as an extension of the spec, the spec members not', () => {
+    const op = v.doc.paths['/api/v1/rank/keywords'].get as unknown as {
+      parameters: Array<{ name: string; 'x-spec-extension'?: boolean }>;
+    };
+    const marked = (name: string) =>
+      op.parameters.find((p) => p.name === name)?.['x-spec-extension'];
+    expect([marked('project_id'), marked('limit'), marked('offset')]).toEqual([
+      undefined,
+      undefined,
+      true,
+    ]);
+    const meta = (
+      v.doc as unknown as {
+        components: {
+          schemas: Record<string, { properties: { meta: { properties: Record<string, object> } } }>;
+        };
+      }
+    ).components.schemas.RankKeywordsAnswer.properties.meta.properties;
+    for (const name of ['offset', 'total', 'next'])
+      expect(meta[name]).toMatchObject({ 'x-spec-extension': true });
+    for (const name of ['project_id', 'limit'])
+      expect(meta[name]).not.toHaveProperty('x-spec-extension');
+  });
+
   it('the error examples of the document are themselves valid answers', () => {
     for (const { method, path } of operations) {
       for (const status of Object.keys(v.doc.paths[path][method].responses ?? {})) {
