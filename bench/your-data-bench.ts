@@ -555,7 +555,7 @@ async function benchRank(sql: BenchSql, today: string, bareRps: number) {
       p99: NaN,
     });
     const repo = new RankRepository(sql, new ReadSql(sql, { databaseRead: null }));
-    const newMs = await timeOf(() => repo.keywordPage(accountId, null, 500, today, null));
+    const newMs = await timeOf(() => repo.keywordPage(accountId, null, 500, 0, today, null));
     points.push({
       group: 'rank-sql',
       scenario: 'SQL only, limit 500: stored latest (after)',

@@ -206,6 +206,30 @@ describe('typed client @seo-api/client against a real API instance (issue 26)', 
       expect(firstTwo).toEqual([1, 2]);
     });
 
+    it('rankKeywordPages(): one your-data call per page, until meta.next is null or maxPages', async () => {
+      const rec = recordingFetch();
+      const c = clientFor(acc.key, { fetch: rec.fetch });
+      const pages: Array<[string[], number, string | null]> = [];
+      for await (const { data, meta } of c.rankKeywordPages({ limit: 1 }))
+        pages.push([data.keywords.map((k) => k.keyword), meta.total, meta.next]);
+      expect(pages).toEqual([
+        [['running shoes'], 2, '/api/v1/rank/keywords?limit=1&offset=1'],
+        [['never checked'], 2, null],
+      ]);
+      expect(rec.log.map((e) => e.path)).toEqual([
+        '/api/v1/rank/keywords?limit=1&offset=0',
+        '/api/v1/rank/keywords?limit=1&offset=1',
+      ]);
+      const bounded: number[] = [];
+      for await (const { meta } of c.rankKeywordPages({ limit: 1 }, { maxPages: 1 }))
+        bounded.push(meta.offset);
+      expect(bounded).toEqual([0]);
+      const past: number[] = [];
+      for await (const { data } of c.rankKeywordPages({ offset: 5, project_id: ids.project }))
+        past.push(data.count);
+      expect(past).toEqual([0]);
+    });
+
     it('keywordResearch() and locations()', async () => {
       const { data, meta } = await client.keywordResearch({ keyword: 'running shoes', ...KEYWORD });
       expect(data).toMatchObject({
@@ -291,6 +315,11 @@ describe('typed client @seo-api/client against a real API instance (issue 26)', 
           ['never checked', null, null],
         ]),
       );
+
+      // paging (an extension of the spec): offset through the generated types, meta.total/next
+      const second = await client.rankKeywords({ limit: 1, offset: 1 });
+      expect(second.data.count).toBe(1);
+      expect(second.meta).toMatchObject({ limit: 1, offset: 1, total: 2, next: null });
 
       const history = await client.rankHistory({ keyword_id: ids.keyword, days: 30 });
       expect(history.data.keyword).toMatchObject({ id: ids.keyword, keyword: 'running shoes' });

@@ -187,6 +187,30 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
     await fake.close();
   });
 
+  it('the paging of GET /rank/keywords is marked as an extension of the spec, the spec members not', () => {
+    const op = v.doc.paths['/api/v1/rank/keywords'].get as unknown as {
+      parameters: Array<{ name: string; 'x-spec-extension'?: boolean }>;
+    };
+    const marked = (name: string) =>
+      op.parameters.find((p) => p.name === name)?.['x-spec-extension'];
+    expect([marked('project_id'), marked('limit'), marked('offset')]).toEqual([
+      undefined,
+      undefined,
+      true,
+    ]);
+    const meta = (
+      v.doc as unknown as {
+        components: {
+          schemas: Record<string, { properties: { meta: { properties: Record<string, object> } } }>;
+        };
+      }
+    ).components.schemas.RankKeywordsAnswer.properties.meta.properties;
+    for (const name of ['offset', 'total', 'next'])
+      expect(meta[name]).toMatchObject({ 'x-spec-extension': true });
+    for (const name of ['project_id', 'limit'])
+      expect(meta[name]).not.toHaveProperty('x-spec-extension');
+  });
+
   it('the error examples of the document are themselves valid answers', () => {
     for (const { method, path } of operations) {
       for (const status of Object.keys(v.doc.paths[path][method].responses ?? {})) {
@@ -257,6 +281,11 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
       const keywords = (one.body.data as { keywords: Array<{ current_position: unknown }> })
         .keywords;
       expect(keywords.map((k) => k.current_position)).toEqual([4, null]);
+      // paging (an extension): a page with a next link, and one past the end
+      for (const query of [{ limit: 1 }, { limit: 1, offset: 1 }, { offset: 99 }]) {
+        const page = await get(acc.key, '/api/v1/rank/keywords', query);
+        documented('get', '/api/v1/rank/keywords', page, 200);
+      }
       const empty = await get(acc.key, '/api/v1/ai-visibility/share-of-voice', {
         project_id: ids.aiEmpty,
       });

@@ -279,6 +279,76 @@ describe('MCP tools an assistant can use well (issue 36, item 6): both connector
     }
   });
 
+  it('list_rank_keywords pages (offset, meta.total, meta.next) alike on both connectors', async () => {
+    for (const { tools } of [await local.client.listTools(), await hosted.listTools()]) {
+      const tool = tools.find((x) => x.name === 'list_rank_keywords')!;
+      expect(tool.description).toMatch(/meta\.total/);
+      expect(tool.description).toMatch(/meta\.next is null on the last page/);
+      expect(tool.inputSchema.properties!.offset).toMatchObject({
+        minimum: 0,
+        maximum: 2_147_483_647,
+      });
+    }
+    const pageOn = async (on: 'local' | 'hosted', offset: number) => {
+      const args = { limit: 200, offset, fields: ['keyword'] };
+      return on === 'local'
+        ? local.call('list_rank_keywords', args)
+        : hostedCall(hosted, 'list_rank_keywords', args);
+    };
+    const whole = (
+      toolOk(await local.call('list_rank_keywords', { limit: 500, fields: ['keyword'] })).data
+        .keywords as Array<{ keyword: string }>
+    ).map((k) => k.keyword);
+    for (const on of ['local', 'hosted'] as const) {
+      const seen: string[] = [];
+      const metas: unknown[] = [];
+      let offset: number | null = 0;
+      while (offset !== null) {
+        const body = toolOk(await pageOn(on, offset));
+        const meta = body.meta as { offset: number; limit: number; next: string | null };
+        seen.push(...(body.data.keywords as Array<{ keyword: string }>).map((k) => k.keyword));
+        metas.push({ ...meta, timestamp: undefined, request_id: undefined });
+        offset = meta.next === null ? null : meta.offset + meta.limit;
+      }
+      // every keyword once, in the order of one 500-keyword page (project, then keyword id)
+      expect(seen).toEqual(whole);
+      expect([...seen].sort()).toEqual(
+        Array.from(
+          { length: 500 },
+          (_, i) => `running shoes model ${String(i + 1).padStart(3, '0')}`,
+        ),
+      );
+      expect(metas).toEqual(
+        [0, 200, 400].map((o) =>
+          expect.objectContaining({
+            limit: 200,
+            offset: o,
+            total: 500,
+            next: o < 400 ? `/api/v1/rank/keywords?limit=200&offset=${o + 200}` : null,
+          }),
+        ),
+      );
+      const past = toolOk(await pageOn(on, 500));
+      expect(past.data).toEqual({ keywords: [], count: 0 });
+      expect(past.meta).toMatchObject({ offset: 500, total: 500, next: null });
+      for (const offset of [-1, 1.5, '200', 2_147_483_648]) {
+        const args = { offset } as Record<string, unknown>;
+        const res =
+          on === 'local'
+            ? await local.call('list_rank_keywords', args)
+            : await hostedCall(hosted, 'list_rank_keywords', args);
+        expect(toolError(res)).toMatchObject({ code: 'VALIDATION_ERROR' });
+      }
+    }
+    // the same answers, byte for byte but for the request's id and time
+    expect(sameness(texts(await pageOn('local', 400)))).toBe(
+      sameness(texts(await pageOn('hosted', 400))),
+    );
+    expect(sameness(JSON.stringify((await pageOn('local', 200)).structuredContent))).toBe(
+      sameness(JSON.stringify((await pageOn('hosted', 200)).structuredContent)),
+    );
+  });
+
   it('get_usage at the monthly cap: RATE_LIMITED with resets_at and the allowance on both connectors; your-data still served', async () => {
     const capped = await admin.account('pro', {
       api_calls_per_month: 2,

@@ -179,6 +179,44 @@ describe('rank keyword pages kept by the API: never older than the data', () => 
     expect(await page(one)).toEqual(mine);
   });
 
+  it('pages at other offsets are kept apart, each with its total, and a change is on every page', async () => {
+    const at = (offset: number) => `/api/v1/rank/keywords?limit=1&offset=${offset}`;
+    const meta = async (t: TestApp, offset: number) => (await get(t, acc, at(offset))).body.meta;
+    const names = async (t: TestApp) =>
+      Promise.all([0, 1, 2].map(async (o) => (await page(t, at(o))).keywords[0]?.keyword));
+    const before = await names(one);
+    expect(before).toHaveLength(3);
+    const kept = await pagesCounted('kept');
+    expect(await names(one)).toEqual(before);
+    expect(await pagesCounted('kept')).toBe(kept + 3);
+    expect(await meta(one, 2)).toMatchObject({ offset: 2, total: 3, next: null });
+    expect(await meta(one, 1)).toMatchObject({
+      total: 3,
+      next: '/api/v1/rank/keywords?limit=1&offset=2',
+    });
+
+    // A keyword added through the other process: every kept page of process one reads again.
+    const added = await ydTwo.keyword(project, 'zeta');
+    const read = await pagesCounted('read');
+    expect(await names(one)).toEqual(before);
+    expect(await pagesCounted('read')).toBe(read + 3);
+    expect(await meta(one, 2)).toMatchObject({
+      total: 4,
+      next: '/api/v1/rank/keywords?limit=1&offset=3',
+    });
+    expect((await page(one, at(3))).keywords.map((k) => k.keyword)).toEqual(['zeta']);
+
+    // Renamed by plain SQL: on every page at once; deleted: the totals and the last page follow.
+    await two.db.query(`UPDATE rank_projects SET name = 'Renamed' WHERE id = $1`, [project]);
+    for (const o of [0, 1, 2, 3])
+      expect((await page(one, at(o))).keywords[0].project_name).toBe('Renamed');
+    await two.db.query('DELETE FROM tracked_keywords WHERE id = $1', [added]);
+    expect(await meta(one, 2)).toMatchObject({ total: 3, next: null });
+    expect(await meta(one, 3)).toMatchObject({ total: 3, next: null });
+    expect((await page(one, at(3))).count).toBe(0);
+    await two.db.query(`UPDATE rank_projects SET name = 'Kept' WHERE id = $1`, [project]);
+  });
+
   it('a page with a check dated after today is not kept, and shows it once the day comes', async () => {
     await yd.checks(kw[1], [{ check_date: '2026-06-16', position: 99 }]);
     const notKept = await pagesCounted('not_kept');

@@ -186,11 +186,170 @@ describe('rank tracking: GET /rank/keywords and /rank/history (spec: Tracked key
     ['project_id=1%20OR%201=1'],
     ['project_id=1;DROP%20TABLE%20rank_checks'],
     ['project_id=99999999999'],
+    ['offset=-1'],
+    ['offset=abc'],
+    ['offset=1.5'],
+    ['offset='],
+    ['offset=1&offset=2'],
+    ['offset=2147483648'],
+    ['offset=99999999999999999999'],
+    ['offset=1e3'],
+    ['offset=0x10'],
+    ['offset=1%20OR%201=1'],
   ])('GET /rank/keywords?%s → 422 VALIDATION_ERROR with details', async (qs) => {
     const res = await get(t, acc, `/api/v1/rank/keywords?${qs}`);
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(Array.isArray(res.body.error.details)).toBe(true);
+  });
+
+  it('one message per field: a bad limit and a bad offset give one detail each', async () => {
+    const res = await get(t, acc, '/api/v1/rank/keywords?limit=0&offset=-1');
+    expect(res.status).toBe(422);
+    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'limit',
+      'offset',
+    ]);
+    const offset = await get(t, acc, '/api/v1/rank/keywords?offset=-1');
+    expect(offset.body.error.details).toEqual([
+      { field: 'offset', message: expect.stringMatching(/^offset /) },
+    ]);
+  });
+
+  it('meta has offset 0, total and next null when everything fits (the spec members unchanged)', async () => {
+    const res = await get(t, acc, '/api/v1/rank/keywords');
+    expect(res.body.meta).toMatchObject({
+      project_id: null,
+      limit: 100,
+      offset: 0,
+      total: 4,
+      next: null,
+    });
+    const two = await get(t, acc, `/api/v1/rank/keywords?limit=2&offset=1&project_id=${projectA}`);
+    expect(two.body.data.keywords.map((k: { keyword_id: number }) => k.keyword_id)).toEqual([
+      kwNever,
+      kwUnranked,
+    ]);
+    expect(two.body.data.count).toBe(2);
+    expect(two.body.meta).toMatchObject({ project_id: projectA, limit: 2, offset: 1, total: 3 });
+    expect(two.body.meta.next).toBeNull();
+    const first = await get(t, acc, `/api/v1/rank/keywords?limit=2&project_id=${projectA}`);
+    expect(first.body.meta.next).toBe(
+      `/api/v1/rank/keywords?limit=2&offset=2&project_id=${projectA}`,
+    );
+  });
+
+  describe('paging (offset, meta.total, meta.next: an extension of the spec)', () => {
+    let agency: TestAccount;
+    let big: number;
+    let small: number;
+    /** The account's keyword ids in the answer's order: project id, then keyword id. */
+    let all: number[];
+    type Page = {
+      data: { keywords: Array<{ keyword_id: number; keyword: string }>; count: number };
+      meta: { limit: number; offset: number; total: number; next: string | null };
+    };
+    const page = async (path: string): Promise<Page> => {
+      const res = await get(t, agency, path);
+      expect(res.status).toBe(200);
+      return res.body as Page;
+    };
+
+    beforeAll(async () => {
+      agency = await new AdminClient(t.url).account('agency', GENEROUS);
+      big = await yd.rankProject(agency.id, 'big.example', 'Big');
+      small = await yd.rankProject(agency.id, 'small.example', 'Small');
+      // 1,200 keywords, one statement per project (the triggers render their JSON). The
+      // small project's keywords are made first, so the order (project, then keyword id) is
+      // not the keyword id order.
+      for (const [project, n] of [
+        [small, 300],
+        [big, 900],
+      ]) {
+        await t.db.query(
+          `INSERT INTO tracked_keywords (account_id, project_id, keyword, country, language, device)
+           SELECT $1, $2, 'kw ' || lpad(g::text, 4, '0'), 'US', 'en', 'desktop'
+           FROM generate_series(1, $3::int) g`,
+          [agency.id, project, n],
+        );
+      }
+      const rows: Array<{ id: number }> = await t.db.query(
+        'SELECT id FROM tracked_keywords WHERE account_id = $1 ORDER BY project_id, id',
+        [agency.id],
+      );
+      all = rows.map((r) => r.id);
+      expect(all).toHaveLength(1200);
+    });
+
+    it('limit 500 through 1,200 keywords: every keyword once, in order, by following meta.next', async () => {
+      const seen: number[] = [];
+      const metas: Page['meta'][] = [];
+      let path: string | null = '/api/v1/rank/keywords?limit=500';
+      while (path !== null) {
+        const p: Page = await page(path);
+        seen.push(...p.data.keywords.map((k) => k.keyword_id));
+        expect(p.data.count).toBe(p.data.keywords.length);
+        metas.push(p.meta);
+        path = p.meta.next;
+      }
+      expect(seen).toEqual(all);
+      expect(metas).toEqual([
+        expect.objectContaining({ limit: 500, offset: 0, total: 1200 }),
+        expect.objectContaining({ limit: 500, offset: 500, total: 1200 }),
+        expect.objectContaining({ limit: 500, offset: 1000, total: 1200, next: null }),
+      ]);
+      expect(metas[0].next).toBe('/api/v1/rank/keywords?limit=500&offset=500');
+      expect(metas[1].next).toBe('/api/v1/rank/keywords?limit=500&offset=1000');
+    });
+
+    it('the last page ends exactly at total: next null; past the end: no keyword, count 0, total', async () => {
+      const last = await page('/api/v1/rank/keywords?limit=200&offset=1000');
+      expect(last.data.count).toBe(200);
+      expect(last.meta.next).toBeNull();
+      const before = await page('/api/v1/rank/keywords?limit=200&offset=999');
+      expect(before.meta.next).toBe('/api/v1/rank/keywords?limit=200&offset=1199');
+      for (const offset of [1200, 1201, 50_000, 2_147_483_647]) {
+        const past = await page(`/api/v1/rank/keywords?offset=${offset}`);
+        expect(past.data).toEqual({ keywords: [], count: 0 });
+        expect(past.meta).toMatchObject({ limit: 100, offset, total: 1200, next: null });
+      }
+    });
+
+    it('any offset gives the slice of the order; offset with project_id pages that project only', async () => {
+      const mid = await page('/api/v1/rank/keywords?limit=7&offset=295');
+      expect(mid.data.keywords.map((k) => k.keyword_id)).toEqual(all.slice(295, 302));
+      const ids = [];
+      let path: string | null = `/api/v1/rank/keywords?project_id=${big}&limit=400&offset=100`;
+      const offsets = [];
+      while (path !== null) {
+        const p: Page = await page(path);
+        expect(p.meta.total).toBe(900);
+        offsets.push(p.meta.offset);
+        ids.push(...p.data.keywords.map((k) => k.keyword_id));
+        path = p.meta.next;
+      }
+      expect(offsets).toEqual([100, 500]);
+      expect(big).toBeLessThan(small); // so the big project's keywords come first
+      expect(ids).toEqual(all.slice(100, 900));
+      const smallLast = await page(`/api/v1/rank/keywords?project_id=${small}&offset=250`);
+      expect(smallLast.data.count).toBe(50);
+      expect(smallLast.meta).toMatchObject({ total: 300, next: null });
+      const smallPast = await page(`/api/v1/rank/keywords?project_id=${small}&offset=300`);
+      expect(smallPast.data.count).toBe(0);
+      expect(smallPast.meta.total).toBe(300);
+    });
+
+    it('an account without keywords: total 0, next null, at offset 0 and past it', async () => {
+      expect(
+        (await get(t, other, '/api/v1/rank/keywords?project_id=' + otherProject)).body.meta,
+      ).toMatchObject({ offset: 0, total: 1, next: null });
+      const empty = await new AdminClient(t.url).account('pro', GENEROUS);
+      for (const qs of ['', '?offset=0', '?offset=10']) {
+        const res = await get(t, empty, `/api/v1/rank/keywords${qs}`);
+        expect(res.body.data).toEqual({ keywords: [], count: 0 });
+        expect(res.body.meta).toMatchObject({ total: 0, next: null });
+      }
+    });
   });
 
   describe('GET /rank/history', () => {

@@ -451,6 +451,23 @@ export class SeoApiClient {
     );
   }
 
+  /**
+   * The pages of the tracked keywords, from `query.offset` (default 0) until the last one
+   * (`meta.next` null) or `maxPages`. Each page is one your-data call (no quota, no credit).
+   */
+  async *rankKeywordPages(
+    query: RankKeywordsQuery = {},
+    options: CallOptions & { maxPages?: number } = {},
+  ): AsyncGenerator<AnswerOf<Schemas['RankKeywordsAnswer']>, void, undefined> {
+    let offset = query.offset ?? 0;
+    for (let n = 0; n < (options.maxPages ?? Infinity); n++) {
+      const answer = await this.rankKeywords({ ...query, offset }, options);
+      yield answer;
+      if (answer.meta.next === null || answer.data.count === 0) return;
+      offset = answer.meta.offset + answer.meta.limit;
+    }
+  }
+
   /** GET /rank/history: one keyword's positions over the last `days` days (your-data). */
   rankHistory(
     query: RankHistoryQuery,

@@ -167,7 +167,7 @@ export interface paths {
         };
         /**
          * Tracked keywords with their latest position (ordered by project id, then keyword id)
-         * @description The account’s tracked keywords, all projects or one (project_id; 404 when not the account’s), each with its latest check. A keyword never checked has null in every latest-position field, never 0; position_change is positive when it moved up.
+         * @description The account’s tracked keywords, all projects or one (project_id; 404 when not the account’s), each with its latest check. A keyword never checked has null in every latest-position field, never 0; position_change is positive when it moved up. Paging (an extension of the specification): `offset` skips keywords in this order, meta.total counts the keywords matching across all pages and meta.next is the path and query of the next page (null on the last one).
          *
          *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
          */
@@ -904,6 +904,15 @@ export interface components {
                 /** @description The project asked for; null when omitted */
                 project_id: number | null;
                 limit: number;
+                /** @description Keywords skipped (the offset asked for, 0 when omitted) */
+                offset: number;
+                /** @description Keywords matching (the account’s, or the project’s), across all pages */
+                total: number;
+                /**
+                 * @description Path and query of the next page (same project_id and limit); null on the last page
+                 * @example /api/v1/rank/keywords?limit=100&offset=100
+                 */
+                next: string | null;
             };
         };
         RankHistory: {
@@ -1811,6 +1820,8 @@ export interface operations {
                 /** @description Restrict to one project; another account’s project gives 404 */
                 project_id?: number;
                 limit?: number;
+                /** @description Keywords to skip in the answer’s order (paging; meta.next is the next page). An extension of the API specification. */
+                offset?: number;
             };
             header?: never;
             path?: never;

@@ -6,6 +6,8 @@ import { RankRepository, UNCHANGED } from './rank.repository';
 export interface KeywordPageBytes {
   json: Buffer;
   count: number;
+  /** The keywords matching, all pages (meta.total). */
+  total: number;
 }
 
 interface KeptPage extends KeywordPageBytes {
@@ -21,7 +23,8 @@ const KEPT_PAGE_MAX = KEPT_BYTES_MAX / 16;
 /**
  * GET /rank/keywords pages, kept by this API process as the bytes they were sent as and
  * served again while the account's rank version is unchanged (docs/your-data.md, "Pages
- * kept by the API"). Every request still asks PostgreSQL (the primary or the standby the
+ * kept by the API"). One page per account, project_id, limit, offset and day, with its
+ * total (which changes only with the version). Every request still asks PostgreSQL (the primary or the standby the
  * read goes to) for the version, so a change committed anywhere is seen by every process on
  * its next request; what a kept page saves is reading, decoding and re-encoding ~50 KB.
  */
@@ -37,14 +40,16 @@ export class RankKeywordPages {
     accountId: number,
     projectId: number | null,
     limit: number,
+    offset: number,
     today: string,
   ): Promise<KeywordPageBytes> {
-    const key = `${accountId}:${projectId ?? ''}:${limit}:${today}`;
+    const key = `${accountId}:${projectId ?? ''}:${limit}:${offset}:${today}`;
     const kept = this.kept.get(key);
     const read = await this.repo.keywordPage(
       accountId,
       projectId,
       limit,
+      offset,
       today,
       kept?.version ?? null,
     );
@@ -54,7 +59,11 @@ export class RankKeywordPages {
       metrics.rankPages.inc({ result: 'kept' });
       return kept!;
     }
-    const page = { json: Buffer.from(`[${read.entries.join(',')}]`), count: read.entries.length };
+    const page = {
+      json: Buffer.from(`[${read.entries.join(',')}]`),
+      count: read.entries.length,
+      total: read.total,
+    };
     if (kept) this.forget(key, kept);
     if (read.version !== null && page.json.length <= KEPT_PAGE_MAX) {
       this.keep(key, { ...page, version: read.version });

@@ -34,7 +34,10 @@ export class RankController {
     description:
       'The account’s tracked keywords, all projects or one (project_id; 404 when not the ' +
       'account’s), each with its latest check. A keyword never checked has null in every ' +
-      'latest-position field, never 0; position_change is positive when it moved up.',
+      'latest-position field, never 0; position_change is positive when it moved up. ' +
+      'Paging (an extension of the specification): `offset` skips keywords in this order, ' +
+      'meta.total counts the keywords matching across all pages and meta.next is the path ' +
+      'and query of the next page (null on the last one).',
   })
   @ApiAnswer(RankKeywordsAnswerSchema)
   async keywords(
@@ -43,16 +46,24 @@ export class RankController {
   ): Promise<WithMeta<unknown>> {
     const projectId = q.project_id ?? null;
     const limit = q.limit ?? 100;
+    const offset = q.offset ?? 0;
     if (projectId !== null && !(await this.repo.projectOwned(auth.accountId, projectId))) {
       throw ApiError.notFound('Project');
     }
     const today = plainDate(this.clock.now());
     // The entries arrive as JSON rendered in PostgreSQL, or as the bytes of a kept page
     // (docs/your-data.md, "Rank tracking").
-    const page = await this.pages.page(auth.accountId, projectId, limit, today);
+    const page = await this.pages.page(auth.accountId, projectId, limit, offset, today);
+    // offset, total and next: paging, an extension of the spec (docs/your-data.md).
     return withMeta(
       { keywords: new RawJson(page.json), count: page.count },
-      { project_id: projectId, limit },
+      {
+        project_id: projectId,
+        limit,
+        offset,
+        total: page.total,
+        next: offset + limit < page.total ? nextPage(projectId, limit, offset + limit) : null,
+      },
     );
   }
 
@@ -85,4 +96,10 @@ export class RankController {
       { days_requested: days, points: checks.length },
     );
   }
+}
+
+/** meta.next of GET /rank/keywords: the path and query of the page at `offset`. */
+function nextPage(projectId: number | null, limit: number, offset: number): string {
+  const project = projectId === null ? '' : `&project_id=${projectId}`;
+  return `/api/v1/rank/keywords?limit=${limit}&offset=${offset}${project}`;
 }

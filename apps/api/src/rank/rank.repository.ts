@@ -56,6 +56,8 @@ export interface TrackedKeywordEntryRow {
 /** A page of GET /rank/keywords entries (JSON texts) and the rank version it was read at. */
 export interface KeywordPage {
   entries: string[];
+  /** The keywords matching (the account's, or the project's), all pages: read with the page. */
+  total: number;
   /** null: not to be kept (see `RankRepository.keywordPage`). */
   version: string | null;
 }
@@ -65,6 +67,14 @@ export const UNCHANGED = Symbol('unchanged');
 
 /** The account's rank version ($1), 0 before its first write (migration 1765100000000). */
 const RANK_VERSION_SQL = `COALESCE((SELECT v.version FROM rank_versions v WHERE v.account_id = $1), 0)::text`;
+
+/**
+ * The number of the account's ($1) keywords, or of its project's ($2) when `byProject`: an
+ * index-only count on tracked_keywords_account_idx (~5,000 entries for an agency account).
+ */
+const keywordTotalSql = (byProject: boolean) =>
+  `(SELECT count(*) FROM tracked_keywords t
+    WHERE t.account_id = $1 AND ${byProject ? 't.project_id = $2::int' : '$2::int IS NULL'})::int`;
 
 export interface KeywordHeadRow {
   id: number;
@@ -126,11 +136,18 @@ export class RankRepository {
    * version when it must not be kept (no keyword, or a check after today: such an entry
    * depends on rank_checks rows, which do not bump the version). The version is read before
    * or with the page, on the same database, so a label is never newer than its page.
+   *
+   * `offset`: keywords skipped in that order (paging, an extension of the spec). `total`, the
+   * keywords matching across all pages, is read in the page's statement (same snapshot as
+   * the page and its version; keywords are only added or removed by writes that bump the
+   * version, so it may be kept with the page). A page past the end has no row to carry it:
+   * then a second statement reads it, and the page is not kept.
    */
   keywordPage(
     accountId: number,
     projectId: number | null,
     limit: number,
+    offset: number,
     today: string,
     kept: string | null,
   ): Promise<KeywordPage | typeof UNCHANGED> {
@@ -140,25 +157,32 @@ export class RankRepository {
       // docs/performance.md "Your-data at agency scale"), one per shape so that each keeps
       // its own plan: with project_id the range scan starts at the project.
       const byProject = projectId !== null;
-      const rows = await sql.preparedArrays<[number, string, string, string | null, string]>(
+      const rows = await sql.preparedArrays<
+        [number, string, string, string | null, string, number]
+      >(
         byProject ? 'rank_keywords_page_project' : 'rank_keywords_page_account',
         // The page of keywords first: an ordered range scan of tracked_keywords_account_idx
         // that stops after $3 rows (a join inside would make the planner misjudge the row count
         // and sort every keyword of the account). json_latest is null when it is after $4.
         `SELECT k.id, k.json_head, p.json_members,
               CASE WHEN k.latest_check_date > $4::date THEN NULL ELSE k.json_latest END,
-              ${RANK_VERSION_SQL}
+              ${RANK_VERSION_SQL}, ${keywordTotalSql(byProject)}
        FROM (
          SELECT k.id, k.account_id, k.project_id, k.latest_check_date, k.json_head, k.json_latest
          FROM tracked_keywords k
          WHERE k.account_id = $1 AND ${byProject ? 'k.project_id = $2::int' : '$2::int IS NULL'}
          ORDER BY k.project_id, k.id
-         LIMIT $3
+         LIMIT $3 OFFSET $5
        ) k
        JOIN rank_projects p ON p.id = k.project_id AND p.account_id = k.account_id
        ORDER BY k.project_id, k.id`,
-        [accountId, projectId, limit, today],
+        [accountId, projectId, limit, today, offset],
       );
+      if (rows.length === 0) {
+        // Nothing on this page (no keyword, or past the end): the total alone, not kept.
+        const total = offset === 0 ? 0 : await this.keywordTotal(sql, accountId, projectId);
+        return { entries: [], total, version: null };
+      }
       const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);
       const looked = ahead.length
         ? await this.latestJsonBefore(sql, accountId, ahead, today)
@@ -169,8 +193,23 @@ export class RankRepository {
         // A keyword deleted between the two statements is left out.
         if (checked !== undefined) entries.push(`{${head},${project},${checked}}`);
       }
-      return { entries, version: rows.length > 0 && !looked ? rows[0][4] : null };
+      return { entries, total: rows[0][5], version: looked ? null : rows[0][4] };
     });
+  }
+
+  /** The number of keywords matching (see `keywordPage`). */
+  private async keywordTotal(
+    sql: Sql,
+    accountId: number,
+    projectId: number | null,
+  ): Promise<number> {
+    const byProject = projectId !== null;
+    const [[total]] = await sql.preparedArrays<[number]>(
+      byProject ? 'rank_keywords_total_project' : 'rank_keywords_total_account',
+      `SELECT ${keywordTotalSql(byProject)}`,
+      [accountId, projectId],
+    );
+    return total;
   }
 
   /** The account's rank version (0 until its keywords or projects are first written). */

@@ -45,6 +45,21 @@ export const RankKeywordsAnswerSchema = successEnvelope(
       .nullable()
       .meta({ description: 'The project asked for; null when omitted' }),
     limit: z.int(),
+    // Paging: an extension of the API specification.
+    offset: z.int().meta({
+      description: 'Keywords skipped (the offset asked for, 0 when omitted)',
+      'x-spec-extension': true,
+    }),
+    total: z.int().meta({
+      description: 'Keywords matching (the account’s, or the project’s), across all pages',
+      'x-spec-extension': true,
+    }),
+    next: z.string().nullable().meta({
+      description:
+        'Path and query of the next page (same project_id and limit); null on the last page',
+      example: '/api/v1/rank/keywords?limit=100&offset=100',
+      'x-spec-extension': true,
+    }),
   },
 );
 

@@ -163,6 +163,11 @@ describe('tool output schemas, bounds, descriptions and summaries (issue 36, ite
       maximum: 2999,
     });
     expect(schemaOf('list_rank_keywords').limit).toMatchObject({ minimum: 1, maximum: 500 });
+    expect(schemaOf('list_rank_keywords').offset).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      maximum: 2_147_483_647,
+    });
   });
 
   it('out-of-range, wrong-typed and hostile arguments are refused before any API call', async () => {
@@ -181,6 +186,11 @@ describe('tool output schemas, bounds, descriptions and summaries (issue 36, ite
       ['list_rank_keywords', { limit: 501 }, 'limit'],
       ['list_rank_keywords', { limit: 0 }, 'limit'],
       ['list_rank_keywords', { limit: '500; DROP TABLE x' }, 'limit'],
+      ['list_rank_keywords', { offset: -1 }, 'offset'],
+      ['list_rank_keywords', { offset: 1.5 }, 'offset'],
+      ['list_rank_keywords', { offset: '100' }, 'offset'],
+      ['list_rank_keywords', { offset: 2_147_483_648 }, 'offset'],
+      ['list_rank_keywords', { offset: null }, 'offset'],
     ];
     for (const [name, args, field] of refused) {
       const res = await call(name, args);
@@ -226,7 +236,14 @@ describe('tool output schemas, bounds, descriptions and summaries (issue 36, ite
       ok: true,
       status: 200,
       data: { keywords, count: 500 },
-      meta: { ...META, project_id: null, limit: 500 },
+      meta: {
+        ...META,
+        project_id: null,
+        limit: 500,
+        offset: 0,
+        total: 1200,
+        next: '/api/v1/rank/keywords?limit=500&offset=500',
+      },
     });
     const res = await call('list_rank_keywords', { limit: 500 });
     const full = JSON.stringify(res.structuredContent);

@@ -3,7 +3,7 @@ import { GSC_DIMENSIONS, GSC_SORTS } from '@app/core';
 import { apiGet } from '../backend';
 import { fieldsArg, pickFields, withoutFields } from '../fields';
 import { toToolResult } from '../tool-result';
-import { COST, id, plainDate, withFallback, boundedInt } from './schemas';
+import { COST, PG_INT_MAX, id, plainDate, withFallback, boundedInt } from './schemas';
 import { READ_ONLY, ToolContext } from './tool-context';
 
 /** Your-data tools: what the account already collected (rank tracking, Search Console, AI visibility). */
@@ -23,15 +23,21 @@ function registerRankTools({ server, api }: ToolContext): void {
         "The account's rank-tracked keywords with latest position, change (positive = moved up), landing page, " +
         'GSC clicks/impressions/CTR and SERP features (GET /api/v1/rank/keywords). Use it to see current rankings and to ' +
         'find a keyword_id for get_rank_history. A keyword never checked has null positions. ' +
-        'Returns at most `limit` keywords (default 100, max 500), ordered by project then keyword id; data.count is the ' +
-        'number of keywords in this answer, not the number tracked: when count equals limit there may be more, which ' +
-        'this tool cannot page to yet (narrow with project_id). Units: positions 1 = top (null = not ranked); gsc_ctr ' +
+        'Returns at most `limit` keywords (default 100, max 500), ordered by project then keyword id, from `offset` ' +
+        '(default 0); data.count is the number of keywords in this answer, meta.total the number matching across all ' +
+        'pages, and meta.next is null on the last page (otherwise call again with offset = meta.offset + meta.limit). ' +
+        'Units: positions 1 = top (null = not ranked); gsc_ctr ' +
         "in percent (0-100); cpc in the market's currency; difficulty 0-100; search_volume monthly searches; " +
         'last_checked YYYY-MM-DD. ' +
         COST.yourData,
       inputSchema: {
         project_id: id('Restrict to one rank-tracking project; omit for all projects').optional(),
         limit: boundedInt(1, 500, 'Most keywords returned, 1-500, default 100'),
+        offset: boundedInt(
+          0,
+          PG_INT_MAX,
+          'Keywords to skip in that order, default 0 (paging: the next page is offset + limit)',
+        ),
         fields: fieldsArg('keywords', ['keyword', 'current_position', 'position_change']),
       },
       annotations: READ_ONLY,
