@@ -1,3 +1,9 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createHash, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import * as net from 'node:net';
@@ -246,4 +252,52 @@ export async function connect(base: string, person: Person, browser?: Browser) {
     refresh: tokens.json.refresh_token as string,
     tokens: tokens.json,
   };
+}
+
+/**
+ * The storage half of an MCP client's OAuth provider (client information, tokens, the PKCE
+ * verifier kept in memory), as the SDK's clients implement it; a test's provider adds how its
+ * "browser" signs in and decides (`redirectToAuthorization`).
+ */
+export abstract class InMemoryOAuthProvider implements OAuthClientProvider {
+  info?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier?: string;
+
+  constructor(
+    private readonly redirect: string,
+    private readonly clientName: string,
+  ) {}
+
+  get redirectUrl(): string {
+    return this.redirect;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.clientName,
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier!;
+  }
+  abstract redirectToAuthorization(url: URL): Promise<void>;
 }

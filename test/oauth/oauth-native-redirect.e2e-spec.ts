@@ -1,17 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  UnauthorizedError,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeEntities } from '../helpers/html';
 import {
   Browser,
+  InMemoryOAuthProvider,
   OAuthTestApp,
   Person,
   authorizeInBrowser,
@@ -34,10 +27,7 @@ import {
  */
 
 /** An MCP client's OAuth provider whose "browser" signs in and decides over HTTP. */
-class NativeAppProvider implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier?: string;
+class NativeAppProvider extends InMemoryOAuthProvider {
   /** The decision's Location, as the OS would hand it to the app. */
   location?: string;
   consentHtml?: string;
@@ -48,39 +38,11 @@ class NativeAppProvider implements OAuthClientProvider {
   constructor(
     private readonly base: string,
     private readonly person: Person,
-    private readonly redirect: string,
-  ) {}
+    redirect: string,
+  ) {
+    super(redirect, 'Native Test App');
+  }
 
-  get redirectUrl(): string {
-    return this.redirect;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Native Test App',
-      redirect_uris: [this.redirect],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier!;
-  }
   async redirectToAuthorization(url: URL): Promise<void> {
     this.authorizationUrl = url;
     let res = await this.browser.fetch(url.href);

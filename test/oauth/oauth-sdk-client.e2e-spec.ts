@@ -1,16 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  UnauthorizedError,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   Browser,
+  InMemoryOAuthProvider,
   OAuthTestApp,
   Person,
   REDIRECT,
@@ -31,10 +25,7 @@ type ToolResult = {
  * An OAuth client provider as an MCP client implements it; "the browser" signs in and
  * approves through the real pages over HTTP and hands back the code.
  */
-class TestOAuthProvider implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier?: string;
+class TestOAuthProvider extends InMemoryOAuthProvider {
   code?: string;
   redirects = 0;
   approve = true;
@@ -43,38 +34,10 @@ class TestOAuthProvider implements OAuthClientProvider {
   constructor(
     private readonly base: string,
     private readonly person: Person,
-  ) {}
+  ) {
+    super(REDIRECT, 'SDK Test Assistant');
+  }
 
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'SDK Test Assistant',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier!;
-  }
   async redirectToAuthorization(url: URL): Promise<void> {
     this.redirects += 1;
     if (!this.approve) return;
