@@ -1,4 +1,5 @@
 export * from './seo-data-provider';
+export * from './seo-data.schema';
 export * from './keyword-rules';
 export * from './markets';
 export * from './dataforseo/dataforseo.client';

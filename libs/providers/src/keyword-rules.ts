@@ -1,4 +1,4 @@
-import { MatchBucket } from './seo-data-provider';
+import type { MatchBucket } from './seo-data.schema';
 
 const QUESTION_WORDS = new Set([
   'how',

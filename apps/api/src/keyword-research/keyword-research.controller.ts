@@ -3,7 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WithMeta } from '@app/core';
 import type { AuthContext } from '@app/accounts';
 import { ApiAnswer, CostGroup, CurrentAuth, RequestId } from '@app/gateway';
-import { KeywordResearchData, KeywordResearchService } from './keyword-research.service';
+import type { KeywordResearchData } from '@app/providers';
+import { KeywordResearchService } from './keyword-research.service';
 import { KeywordResearchDto } from './keyword-research.dto';
 import { KeywordResearchAnswerSchema } from './keyword-research.schema';
 

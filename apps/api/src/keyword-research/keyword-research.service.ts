@@ -3,8 +3,7 @@ import { APP_CONFIG, ApiError, AppConfig, Clock, WithMeta, monthAfter, withMeta 
 import type { AuthContext } from '@app/accounts';
 import {
   DEFAULT_LOCATION_CODE,
-  KeywordMetricSet,
-  RelatedKeywordRow,
+  KeywordResearchData,
   applyLanguage,
   findMarket,
   normalizeKeyword,
@@ -13,15 +12,6 @@ import {
 import { ResearchRunner } from '../research/research-runner.service';
 import { Reservation, ReservationsRepository } from '@app/billing';
 import { KeywordResearchDto } from './keyword-research.dto';
-
-export interface KeywordResearchData {
-  keyword: string;
-  location_code: number;
-  language_code: string;
-  total_count: number;
-  overview: KeywordMetricSet;
-  related_keywords: RelatedKeywordRow[];
-}
 
 const DEFAULT_RELATED_LIMIT = 10;
 

@@ -1,14 +1,14 @@
 import { recordTimestamp } from '@app/core';
+import { BacklinkQuery } from '../seo-data-provider';
 import {
   BacklinkItem,
   BacklinkProfile,
-  BacklinkQuery,
   Flag,
   KeywordMetricSet,
   MAX_RELATED_PER_ROW,
   RelatedKeywordRow,
   TrendPoint,
-} from '../seo-data-provider';
+} from '../seo-data.schema';
 import { matchBucket, normalizeKeyword } from '../keyword-rules';
 import {
   DfsBacklinkItem,

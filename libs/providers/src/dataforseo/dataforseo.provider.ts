@@ -1,12 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ApiError, metrics } from '@app/core';
-import {
-  BacklinkProfile,
-  BacklinkQuery,
-  KeywordQuery,
-  KeywordResearch,
-  SeoDataProvider,
-} from '../seo-data-provider';
+import { BacklinkQuery, KeywordQuery, SeoDataProvider } from '../seo-data-provider';
+import { BacklinkProfile, KeywordResearch } from '../seo-data.schema';
 import { DataForSeoClient, UpstreamFailure } from './dataforseo.client';
 import {
   isEmptySummary,

@@ -1,15 +1,13 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BacklinkQuery, KeywordQuery, SeoDataProvider } from '../seo-data-provider';
 import {
   BacklinkItem,
   BacklinkProfile,
-  BacklinkQuery,
   KeywordMetricSet,
-  KeywordQuery,
   KeywordResearch,
   MAX_RELATED_PER_ROW,
   RelatedKeywordRow,
-  SeoDataProvider,
-} from '../seo-data-provider';
+} from '../seo-data.schema';
 import { matchBucket } from '../keyword-rules';
 import { metrics as serviceMetrics, seededRandom } from '@app/core';
 
