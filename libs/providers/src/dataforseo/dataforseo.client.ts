@@ -82,9 +82,16 @@ export class DataForSeoClient {
   }
 
   private async once<R>(path: string, task: Record<string, unknown>): Promise<DfsTask<R>> {
+    const { status, text } = await this.send(path, task);
+    return firstTask<R>(status, text);
+  }
+
+  /** One HTTP attempt: its status and body text, or a retryable failure (timeout, network). */
+  private async send(
+    path: string,
+    task: Record<string, unknown>,
+  ): Promise<{ status: number; text: string }> {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
-    let status: number;
-    let text: string;
     try {
       const res = await fetch(`${this.options.baseUrl}${path}`, {
         method: 'POST',
@@ -96,8 +103,7 @@ export class DataForSeoClient {
         body: JSON.stringify([task]),
         signal,
       });
-      status = res.status;
-      text = await res.text();
+      return { status: res.status, text: await res.text() };
     } catch (e) {
       const err = e as Error;
       if (signal.aborted || err.name === 'TimeoutError' || err.name === 'AbortError') {
@@ -106,26 +112,28 @@ export class DataForSeoClient {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       throw new UpstreamFailure(`network error${cause ? ` (${cause})` : ''}`, true);
     }
-    if (status >= 500) throw new UpstreamFailure(`HTTP ${status}`, true);
-    let body: DfsEnvelope<R>;
-    try {
-      body = JSON.parse(text) as DfsEnvelope<R>;
-    } catch {
-      throw new UpstreamFailure(`HTTP ${status} with a body that is not JSON`, false);
-    }
-    if (status === 401)
-      throw new UpstreamFailure('authentication refused (check DATAFORSEO_LOGIN)', false, 40100);
-    if (typeof body !== 'object' || body === null)
-      throw new UpstreamFailure('answer is not an object', false);
-    if (body.status_code !== 20000)
-      throw failureOf(body.status_code, body.status_message, 'request');
-    if (status !== 200) throw new UpstreamFailure(`HTTP ${status}`, false);
-    const first = Array.isArray(body.tasks) ? body.tasks[0] : undefined;
-    if (!first) throw new UpstreamFailure('answer has no task', false);
-    if (first.status_code !== 20000)
-      throw failureOf(first.status_code, first.status_message, 'task');
-    return first;
   }
+}
+
+/** The first task of an answer, checked at the HTTP, request and task level. */
+function firstTask<R>(status: number, text: string): DfsTask<R> {
+  if (status >= 500) throw new UpstreamFailure(`HTTP ${status}`, true);
+  let body: DfsEnvelope<R>;
+  try {
+    body = JSON.parse(text) as DfsEnvelope<R>;
+  } catch {
+    throw new UpstreamFailure(`HTTP ${status} with a body that is not JSON`, false);
+  }
+  if (status === 401)
+    throw new UpstreamFailure('authentication refused (check DATAFORSEO_LOGIN)', false, 40100);
+  if (typeof body !== 'object' || body === null)
+    throw new UpstreamFailure('answer is not an object', false);
+  if (body.status_code !== 20000) throw failureOf(body.status_code, body.status_message, 'request');
+  if (status !== 200) throw new UpstreamFailure(`HTTP ${status}`, false);
+  const first = Array.isArray(body.tasks) ? body.tasks[0] : undefined;
+  if (!first) throw new UpstreamFailure('answer has no task', false);
+  if (first.status_code !== 20000) throw failureOf(first.status_code, first.status_message, 'task');
+  return first;
 }
 
 function failureOf(code: unknown, message: unknown, level: string): UpstreamFailure {

@@ -1,5 +1,16 @@
 import {
+  backlinkItem,
+  relatedItems,
+  summary,
+} from '../../../../test/fixtures/fake-dataforseo-data';
+import {
+  BacklinkProfileSchema,
+  KeywordMetricsSchema,
+  RelatedKeywordSchema,
+} from '../seo-data.schema';
+import {
   isEmptySummary,
+  mapBacklinkProfile,
   mapKeywordData,
   mapRelatedItems,
   upstreamDate,
@@ -63,5 +74,25 @@ describe('DataForSEO mapping helpers', () => {
     expect(relatedDepth(9)).toBe(2);
     expect(relatedDepth(72)).toBe(2);
     expect(relatedDepth(100)).toBe(3);
+  });
+
+  it('maps upstream answers into the schemas the types come from (every member, nothing more)', () => {
+    const rank = (r: number) => r / 10;
+    const items = [0, 1, 2].map((i) => backlinkItem('example.com', i, rank));
+    const profile = mapBacklinkProfile(
+      { domain: 'example.com', page: 1, limit: 10 },
+      summary('example.com', rank),
+      { items },
+    );
+    expect(profile.backlinks).toHaveLength(3);
+    expect(profile.backlinks[1]).toMatchObject({ is_lost: 1, dofollow: 0, attributes: [] });
+    expect(BacklinkProfileSchema.parse(profile)).toEqual(profile);
+    const empty = mapBacklinkProfile({ domain: 'example.com', page: 1, limit: 10 }, {}, null);
+    expect(BacklinkProfileSchema.parse(empty)).toEqual(empty);
+    for (const m of [mapKeywordData(null), mapKeywordData(relatedItems('seed')[1].keyword_data)])
+      expect(KeywordMetricsSchema.parse(m)).toEqual(m);
+    const rows = mapRelatedItems(relatedItems('seed'), 'seed', 100);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(RelatedKeywordSchema.parse(row)).toEqual(row);
   });
 });

@@ -1,7 +1,9 @@
 import { recordTimestamp } from '@app/core';
 import { BacklinkQuery } from '../seo-data-provider';
 import {
+  BacklinkInsights,
   BacklinkItem,
+  BacklinkOverview,
   BacklinkProfile,
   Flag,
   KeywordMetricSet,
@@ -56,9 +58,9 @@ export function isEmptySummary(s: DfsBacklinksSummary | null | undefined): boole
   return backlinks === 0 && !s.first_seen && !num(s.referring_domains);
 }
 
-function mapBacklinkItem(i: DfsBacklinkItem): BacklinkItem {
+/** A backlink's first members: the link itself, its flags and dates. */
+function mapLink(i: DfsBacklinkItem) {
   const lost = flag(i.is_lost);
-  const kw = i.ranked_keywords_info ?? null;
   return {
     domain_from: str(i.domain_from),
     url_from: str(i.url_from),
@@ -75,6 +77,13 @@ function mapBacklinkItem(i: DfsBacklinkItem): BacklinkItem {
     last_seen: upstreamDate(i.last_seen),
     // Items carry no lost date: the last time the link was seen, for lost links only.
     lost_date: lost === 1 ? upstreamDate(i.last_seen) : null,
+  };
+}
+
+/** A backlink's remaining members: the linking site and page, and the text around the link. */
+function mapLinkSource(i: DfsBacklinkItem) {
+  const kw = i.ranked_keywords_info ?? null;
+  return {
     platform_type: Array.isArray(i.domain_from_platform_type)
       ? (str(i.domain_from_platform_type[0]) ?? null)
       : null,
@@ -100,47 +109,60 @@ function mapBacklinkItem(i: DfsBacklinkItem): BacklinkItem {
   };
 }
 
+/** One backlinks/live item → a backlink, members in the spec's order. */
+function mapBacklinkItem(i: DfsBacklinkItem): BacklinkItem {
+  return { ...mapLink(i), ...mapLinkSource(i) };
+}
+
+function mapOverview(s: DfsBacklinksSummary): BacklinkOverview {
+  const backlinks = num(s.backlinks);
+  const nofollow = counts(s.referring_links_attributes).nofollow ?? 0;
+  return {
+    domain_rank: num(s.rank),
+    total_backlinks: backlinks,
+    referring_domains: num(s.referring_domains),
+    referring_domains_nofollow: num(s.referring_domains_nofollow),
+    referring_main_domains: num(s.referring_main_domains),
+    referring_pages: num(s.referring_pages),
+    referring_ips: num(s.referring_ips),
+    referring_subnets: num(s.referring_subnets),
+    // Not in the summary: all backlinks minus the nofollow ones (never below 0).
+    dofollow_backlinks: backlinks === null ? null : Math.max(0, backlinks - nofollow),
+    broken_backlinks: num(s.broken_backlinks),
+    broken_pages: num(s.broken_pages),
+    spam_score: num(s.backlinks_spam_score),
+    first_seen: upstreamDate(s.first_seen),
+    lost_date: upstreamDate(s.lost_date),
+  };
+}
+
+function mapInsights(s: DfsBacklinksSummary): BacklinkInsights {
+  return {
+    referring_links_types: counts(s.referring_links_types),
+    referring_links_attributes: counts(s.referring_links_attributes),
+    referring_links_platform_types: counts(s.referring_links_platform_types),
+    referring_links_tld: counts(s.referring_links_tld),
+    referring_links_countries: counts(s.referring_links_countries),
+    referring_subnets: num(s.referring_subnets),
+    referring_main_domains: num(s.referring_main_domains),
+  };
+}
+
 /** The profile from summary/live (result[0]) and backlinks/live (result[0], may be null). */
 export function mapBacklinkProfile(
   q: BacklinkQuery,
   s: DfsBacklinksSummary,
   list: DfsBacklinksList | null | undefined,
 ): BacklinkProfile {
-  const backlinks = num(s.backlinks);
-  const nofollow = counts(s.referring_links_attributes).nofollow ?? 0;
   const items = Array.isArray(list?.items) ? list!.items : [];
   return {
     domain: q.domain,
-    total_backlinks: backlinks,
+    total_backlinks: num(s.backlinks),
     referring_domains: num(s.referring_domains),
     page: q.page,
     limit: q.limit,
-    overview: {
-      domain_rank: num(s.rank),
-      total_backlinks: backlinks,
-      referring_domains: num(s.referring_domains),
-      referring_domains_nofollow: num(s.referring_domains_nofollow),
-      referring_main_domains: num(s.referring_main_domains),
-      referring_pages: num(s.referring_pages),
-      referring_ips: num(s.referring_ips),
-      referring_subnets: num(s.referring_subnets),
-      // Not in the summary: all backlinks minus the nofollow ones (never below 0).
-      dofollow_backlinks: backlinks === null ? null : Math.max(0, backlinks - nofollow),
-      broken_backlinks: num(s.broken_backlinks),
-      broken_pages: num(s.broken_pages),
-      spam_score: num(s.backlinks_spam_score),
-      first_seen: upstreamDate(s.first_seen),
-      lost_date: upstreamDate(s.lost_date),
-    },
-    insights: {
-      referring_links_types: counts(s.referring_links_types),
-      referring_links_attributes: counts(s.referring_links_attributes),
-      referring_links_platform_types: counts(s.referring_links_platform_types),
-      referring_links_tld: counts(s.referring_links_tld),
-      referring_links_countries: counts(s.referring_links_countries),
-      referring_subnets: num(s.referring_subnets),
-      referring_main_domains: num(s.referring_main_domains),
-    },
+    overview: mapOverview(s),
+    insights: mapInsights(s),
     backlinks: items.slice(0, q.limit).map(mapBacklinkItem),
   };
 }

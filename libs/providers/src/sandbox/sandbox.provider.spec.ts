@@ -1,3 +1,4 @@
+import { BacklinkProfileSchema, KeywordResearchSchema } from '../seo-data.schema';
 import { SandboxProvider } from './sandbox.provider';
 
 describe('SandboxProvider', () => {
@@ -39,5 +40,20 @@ describe('SandboxProvider', () => {
       expect(b.lost_date === null || b.is_lost === 1).toBe(true);
       expect(b.first_seen).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     }
+  });
+
+  it('answers in the schemas the types come from (every member, nothing more)', async () => {
+    const profile = await p.backlinkProfile({ domain: 'example.com', page: 1, limit: 50 });
+    expect(profile.backlinks).toHaveLength(50);
+    expect(BacklinkProfileSchema.parse(profile)).toEqual(profile);
+    const research = await p.keywordResearch({
+      keyword: 'shoes',
+      locationCode: 2840,
+      upstreamLanguage: 'en',
+      limit: 20,
+    });
+    // The API adds the market's codes; everything else is the provider's.
+    const data = { ...research, location_code: 2840, language_code: 'en' };
+    expect(KeywordResearchSchema.parse(data)).toEqual(data);
   });
 });

@@ -1,7 +1,9 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { BacklinkQuery, KeywordQuery, SeoDataProvider } from '../seo-data-provider';
 import {
+  BacklinkInsights,
   BacklinkItem,
+  BacklinkOverview,
   BacklinkProfile,
   KeywordMetricSet,
   KeywordResearch,
@@ -47,6 +49,56 @@ const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'CA', 'AU', 'IN', 'WW'];
 const ITEM_TYPES = ['anchor', 'anchor', 'anchor', 'image', 'redirect', 'canonical'];
 const LOCATIONS = ['article', 'main', 'section', 'aside', 'footer', ''];
 
+/** The profile overview: the figures drawn from the domain's generator `r`, after the totals. */
+function sandboxOverview(
+  r: () => number,
+  total: number,
+  refDomains: number,
+  nofollow: number,
+): BacklinkOverview {
+  return {
+    domain_rank: int(r, 5, 95),
+    total_backlinks: total,
+    referring_domains: refDomains,
+    referring_domains_nofollow: Math.floor(refDomains / 5),
+    referring_main_domains: Math.max(1, Math.floor(refDomains * 0.9)),
+    referring_pages: Math.floor(total * 0.8),
+    referring_ips: Math.max(1, Math.floor(refDomains * 0.85)),
+    referring_subnets: Math.max(1, Math.floor(refDomains * 0.7)),
+    dofollow_backlinks: total - nofollow,
+    broken_backlinks: int(r, 0, Math.floor(total / 20)),
+    broken_pages: int(r, 0, 30),
+    spam_score: int(r, 0, 40),
+    first_seen: stamp(r, 3000),
+    lost_date: null,
+  };
+}
+
+/** The profile insights: category counts that add up to the total (no randomness). */
+function sandboxInsights(total: number, refDomains: number, nofollow: number): BacklinkInsights {
+  const part = (share: number) => Math.floor(total * share);
+  return {
+    referring_links_types: {
+      anchor: total - Math.floor(total / 10),
+      image: Math.floor(total / 10),
+    },
+    referring_links_attributes: { nofollow, noopener: Math.floor(total / 4) },
+    referring_links_platform_types: {
+      cms: Math.floor(total / 2),
+      blogs: Math.floor(total / 4),
+      unknown: total - Math.floor(total / 2) - Math.floor(total / 4),
+    },
+    referring_links_tld: { com: part(0.6), org: part(0.2), net: total - part(0.6) - part(0.2) },
+    referring_links_countries: {
+      US: Math.floor(total / 2),
+      GB: Math.floor(total / 5),
+      '': total - Math.floor(total / 2) - Math.floor(total / 5),
+    },
+    referring_subnets: Math.max(1, Math.floor(refDomains * 0.7)),
+    referring_main_domains: Math.max(1, Math.floor(refDomains * 0.9)),
+  };
+}
+
 /**
  * Offline, deterministic data in the spec shapes: the same request always gives the same
  * answer. Used when no DataForSEO credentials are configured; responses say
@@ -70,12 +122,6 @@ export class SandboxProvider extends SeoDataProvider implements OnApplicationBoo
     const total = int(r, 40, 5000);
     const refDomains = Math.max(1, Math.round(total / int(r, 3, 12)));
     const nofollow = int(r, 0, Math.floor(total / 3));
-    const types = { anchor: total - Math.floor(total / 10), image: Math.floor(total / 10) };
-    const tld = {
-      com: Math.floor(total * 0.6),
-      org: Math.floor(total * 0.2),
-      net: total - Math.floor(total * 0.6) - Math.floor(total * 0.2),
-    };
     const offset = (q.page - 1) * q.limit;
     const count = Math.max(0, Math.min(q.limit, total - offset));
     const backlinks: BacklinkItem[] = [];
@@ -86,39 +132,8 @@ export class SandboxProvider extends SeoDataProvider implements OnApplicationBoo
       referring_domains: refDomains,
       page: q.page,
       limit: q.limit,
-      overview: {
-        domain_rank: int(r, 5, 95),
-        total_backlinks: total,
-        referring_domains: refDomains,
-        referring_domains_nofollow: Math.floor(refDomains / 5),
-        referring_main_domains: Math.max(1, Math.floor(refDomains * 0.9)),
-        referring_pages: Math.floor(total * 0.8),
-        referring_ips: Math.max(1, Math.floor(refDomains * 0.85)),
-        referring_subnets: Math.max(1, Math.floor(refDomains * 0.7)),
-        dofollow_backlinks: total - nofollow,
-        broken_backlinks: int(r, 0, Math.floor(total / 20)),
-        broken_pages: int(r, 0, 30),
-        spam_score: int(r, 0, 40),
-        first_seen: stamp(r, 3000),
-        lost_date: null,
-      },
-      insights: {
-        referring_links_types: types,
-        referring_links_attributes: { nofollow, noopener: Math.floor(total / 4) },
-        referring_links_platform_types: {
-          cms: Math.floor(total / 2),
-          blogs: Math.floor(total / 4),
-          unknown: total - Math.floor(total / 2) - Math.floor(total / 4),
-        },
-        referring_links_tld: tld,
-        referring_links_countries: {
-          US: Math.floor(total / 2),
-          GB: Math.floor(total / 5),
-          '': total - Math.floor(total / 2) - Math.floor(total / 5),
-        },
-        referring_subnets: Math.max(1, Math.floor(refDomains * 0.7)),
-        referring_main_domains: Math.max(1, Math.floor(refDomains * 0.9)),
-      },
+      overview: sandboxOverview(r, total, refDomains, nofollow),
+      insights: sandboxInsights(total, refDomains, nofollow),
       backlinks,
     };
   }
