@@ -1,6 +1,7 @@
 import { recordTimestamp } from '@app/core';
 import { AiVisibilityCompetitorEntity, AiVisibilityProjectEntity } from '@app/database';
 import { AiProjectRow, SnapshotRow } from './ai-visibility.repository';
+import type { AiVisibilityProject, ShareOfVoice } from './ai-visibility.schema';
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
@@ -26,7 +27,7 @@ export function projectAdminView(p: AiProjectRow) {
 }
 
 /** The spec shape of an AI-visibility project (GET /ai-visibility/projects). */
-export function projectView(p: AiVisibilityProjectEntity) {
+export function projectView(p: AiVisibilityProjectEntity): AiVisibilityProject {
   return {
     ...projectAdminView(p),
     score_change: scoreChange(p.visibilityScore, p.previousVisibilityScore),
@@ -40,7 +41,10 @@ export function projectView(p: AiVisibilityProjectEntity) {
  * (competitive position); null when there are no mentions on either side. mention_rate,
  * by contrast, is the share of prompts that mentioned the brand at all (coverage).
  */
-export function shareOfVoice(brandMentions: number, competitorMentions: number) {
+export function shareOfVoice(
+  brandMentions: number,
+  competitorMentions: number,
+): ShareOfVoice['share_of_voice'] {
   const total = brandMentions + competitorMentions;
   return {
     brand_mentions: brandMentions,
@@ -55,7 +59,7 @@ export function shareOfVoiceView(
   p: AiProjectRow,
   s: SnapshotRow | null,
   competitors: AiVisibilityCompetitorEntity[],
-) {
+): ShareOfVoice {
   return {
     project: {
       id: p.id,

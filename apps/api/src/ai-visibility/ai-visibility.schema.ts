@@ -83,3 +83,8 @@ const ShareOfVoiceSchema = named(
 );
 
 export const ShareOfVoiceAnswerSchema = successEnvelope('ShareOfVoiceAnswer', ShareOfVoiceSchema);
+
+/** One data.projects[] entry of GET /api/v1/ai-visibility/projects. */
+export type AiVisibilityProject = z.infer<typeof AiProjectSchema>;
+/** data of GET /api/v1/ai-visibility/share-of-voice. */
+export type ShareOfVoice = z.infer<typeof ShareOfVoiceSchema>;

@@ -1,11 +1,12 @@
 import { recordTimestamp } from '@app/core';
 import { GscGroupRow } from './gsc.repository';
 import { GscPropertyRow } from './gsc-ingestion.repository';
+import type { GscProperty, GscQueries } from './gsc.schema';
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** The spec shape of a Search-console property (GET /gsc/properties). */
-export function propertyView(p: GscPropertyRow) {
+export function propertyView(p: GscPropertyRow): GscProperty {
   return {
     property_id: p.id,
     property_uri: p.propertyUri,
@@ -24,21 +25,15 @@ export function propertyAdminView(p: GscPropertyRow) {
   return { id: property_id, ...fields };
 }
 
-interface GscMetrics {
-  clicks: number;
-  impressions: number;
-  /** clicks / impressions in percent (2 decimals); null without impressions. */
-  ctr: number | null;
-  /** impression-weighted mean position (2 decimals); null without impressions. */
-  position: number | null;
-}
-
-/** Sums → the public metrics: ctr = clicks / impressions × 100, position = Σ(position × impressions) / Σ impressions. */
+/**
+ * Sums → the public metrics: ctr = clicks / impressions × 100, position = Σ(position ×
+ * impressions) / Σ impressions, both rounded to 2 decimals and null without impressions.
+ */
 export function metricsView(sums: {
   clicks: string | number;
   impressions: string | number;
   position_weighted: number;
-}): GscMetrics {
+}): GscQueries['totals'] {
   const clicks = Number(sums.clicks);
   const impressions = Number(sums.impressions);
   return {
@@ -50,6 +45,6 @@ export function metricsView(sums: {
 }
 
 /** One row of GET /gsc/queries. */
-export function groupView(g: GscGroupRow) {
+export function groupView(g: GscGroupRow): GscQueries['rows'][number] {
   return { key: g.key, ...metricsView(g) };
 }

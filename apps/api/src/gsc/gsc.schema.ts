@@ -56,3 +56,8 @@ export const GscQueriesAnswerSchema = successEnvelope('GscQueriesAnswer', GscQue
   dir: z.enum(['desc', 'asc']),
   limit: z.int(),
 });
+
+/** One data.properties[] entry of GET /api/v1/gsc/properties. */
+export type GscProperty = z.infer<typeof GscPropertySchema>;
+/** data of GET /api/v1/gsc/queries. */
+export type GscQueries = z.infer<typeof GscQueriesSchema>;

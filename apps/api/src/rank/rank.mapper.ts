@@ -6,6 +6,7 @@ import {
   TrackedKeywordEntryRow,
   TrackedKeywordRow,
 } from './rank.repository';
+import type { RankHistory, TrackedKeyword } from './rank.schema';
 
 /** previous − current: positive when the keyword moved up; null when either is unknown/unranked. */
 export function positionChange(previous: number | null, current: number | null): number | null {
@@ -21,7 +22,7 @@ const num = (v: string | number | null): number | null => (v == null ? null : Nu
  * `JSON.stringify` of this view, byte for byte (test/your-data/rank-json.e2e-spec.ts), and
  * the member order equals the rendering's (rank.mapper.spec.ts).
  */
-export function trackedKeywordView(k: TrackedKeywordEntryRow) {
+export function trackedKeywordView(k: TrackedKeywordEntryRow): TrackedKeyword {
   return {
     keyword_id: k.id,
     keyword: k.keyword,
@@ -65,20 +66,13 @@ export function historyEntryView(c: CheckRow) {
   };
 }
 
-interface Trend {
-  first: number | null;
-  latest: number | null;
-  best: number | null;
-  worst: number | null;
-}
-
 /**
  * Trend of a window given newest-first checks: first = position at the oldest check,
  * latest = position at the newest check (either may be null = not ranked), best = lowest
  * and worst = highest ranked position; unranked checks are ignored by best/worst, which
  * are null when the keyword never ranked in the window.
  */
-export function trendOf(newestFirst: Array<{ position: number | null }>): Trend {
+export function trendOf(newestFirst: Array<{ position: number | null }>): RankHistory['trend'] {
   const ranked = newestFirst.map((c) => c.position).filter((p): p is number => p != null);
   return {
     first: newestFirst.length ? newestFirst[newestFirst.length - 1].position : null,
@@ -88,7 +82,7 @@ export function trendOf(newestFirst: Array<{ position: number | null }>): Trend 
   };
 }
 
-export function keywordHeadView(k: KeywordHeadRow) {
+export function keywordHeadView(k: KeywordHeadRow): RankHistory['keyword'] {
   return {
     id: k.id,
     keyword: k.keyword,

@@ -108,3 +108,8 @@ export const RankHistoryAnswerSchema = successEnvelope('RankHistoryAnswer', Rank
   days_requested: z.int(),
   points: z.int().meta({ description: 'Checks in the window (history entries)' }),
 });
+
+/** One data.keywords[] entry of GET /api/v1/rank/keywords, as the mapper builds it. */
+export type TrackedKeyword = z.infer<typeof TrackedKeywordSchema>;
+/** data of GET /api/v1/rank/history. */
+export type RankHistory = z.infer<typeof RankHistorySchema>;

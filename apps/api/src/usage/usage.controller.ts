@@ -3,10 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WithMeta, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { ApiAnswer, CostGroup, CurrentAuth, CurrentMeter, MeterState } from '@app/gateway';
-import { UsageRecord, UsageService } from './usage.service';
-import { UsageAnswerSchema } from './usage.schema';
-
-export type { UsageRecord } from './usage.service';
+import { UsageService } from './usage.service';
+import { UsageAnswerSchema, UsageRecord } from './usage.schema';
 
 @ApiTags('usage')
 @CostGroup('other')

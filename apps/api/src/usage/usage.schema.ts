@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { named, plainDateSchema, successEnvelope } from '@app/gateway';
 
 /** Usage record: data of GET /api/v1/usage (spec "Usage record"). */
-const UsageRecordSchema = named(
+export const UsageRecordSchema = named(
   'UsageRecord',
   z.object({
     plan: z.string().meta({ description: 'Plan name in lower case', example: 'pro' }),
@@ -21,3 +21,6 @@ export const UsageAnswerSchema = successEnvelope('UsageAnswer', UsageRecordSchem
   key_name: z.string().meta({ description: 'The label of the API key used' }),
   period_start: plainDateSchema.meta({ description: 'First day of the month counted' }),
 });
+
+/** The data of GET /api/v1/usage (and the first members of GET /account/v1/usage). */
+export type UsageRecord = z.infer<typeof UsageRecordSchema>;

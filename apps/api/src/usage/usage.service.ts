@@ -5,6 +5,7 @@ import { CallMeterService, FeatureQuotaService } from '@app/billing';
 import type { AccountEntity } from '@app/database';
 import type { Limits, PlanName } from '@app/plans';
 import { SiteAuditJobsService } from '@app/site-audit';
+import type { UsageRecord } from './usage.schema';
 
 /** What an account has used, under the same names as its limits (plus credits). */
 export interface AccountUsage {
@@ -13,15 +14,6 @@ export interface AccountUsage {
   backlinks_per_month: number;
   site_audit_crawls_per_month: number;
   credits: number;
-}
-
-/** The data of GET /api/v1/usage (and the first members of GET /account/v1/usage). */
-export interface UsageRecord {
-  plan: string;
-  api_calls_used: number;
-  api_calls_limit: number;
-  unlimited: boolean;
-  resets_at: string;
 }
 
 /** A feature quota: what is used of what the plan (with overrides) allows. */
