@@ -2,6 +2,7 @@ export * from './errors/error-codes';
 export * from './errors/api-error';
 export * from './time/clock';
 export * from './time/format';
+export * from './time/format.schema';
 export * from './search-console/gsc-dimensions';
 export * from './config/app-config';
 export * from './config/config.module';

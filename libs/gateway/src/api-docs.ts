@@ -4,8 +4,10 @@ import { ERROR_STATUS, ErrorCode } from '@app/core';
 
 /**
  * The public answers' shapes for the OpenAPI document (/docs), written once as zod schemas
- * beside each feature (`<feature>.schema.ts`) and named here. /docs lists each named schema
- * under components.schemas; a controller method points at its envelope with `@ApiAnswer`.
+ * beside each feature (`<feature>.schema.ts`, or in the library whose types are inferred from
+ * them: libs/providers for research, libs/site-audit for the job record) and named with
+ * `named` in the feature's schema file. /docs lists each named schema under
+ * components.schemas; a controller method points at its envelope with `@ApiAnswer`.
  * test/foundation/openapi-answers.e2e-spec.ts validates real answers of a running instance
  * against the served document, so a shape and its documentation cannot drift apart.
  */
@@ -17,20 +19,8 @@ export function named<T extends z.ZodType>(id: string, schema: T, description?: 
   return schema;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` (UTC), the spec's record timestamps. */
-export const recordTimestampSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
-  .meta({
-    description: 'Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)',
-    example: '2026-11-24 09:30:00',
-  });
-
-/** `YYYY-MM-DD`, the spec's plain dates. */
-export const plainDateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .meta({ description: 'Date, YYYY-MM-DD', example: '2026-11-24' });
+/** The spec's date formats (libs/core/src/time/format.schema.ts), for the answer schemas. */
+export { plainDateSchema, recordTimestampSchema } from '@app/core';
 
 /** What every answer's meta holds. */
 export const baseMeta = {

@@ -1,6 +1,6 @@
 import type { AuditResult, PageFinding } from '@app/crawler';
 import type { AuditEntity, AuditPageEntity } from '@app/database';
-import type { SiteAuditJobData } from './job-record.mapper';
+import type { SiteAuditJobData } from './job-record.schema';
 import { cleanJson, cleanNullable, cleanText, int, num } from './sanitize';
 
 /** The job a finished crawl completes. */

@@ -4,6 +4,7 @@ export * from './page-budget';
 export * from './progress-reporter';
 export * from './crawl-failure';
 export * from './job-record.mapper';
+export * from './job-record.schema';
 export * from './audit.mapper';
 export * from './site-audit.queue';
 export type { AuditReport } from './audits.repository';

@@ -1,5 +1,6 @@
 import type { JobEntity } from '@app/database';
 import { toJobRecord } from './job-record.mapper';
+import { JobRecordSchema, SiteAuditJobData } from './job-record.schema';
 
 const base: JobEntity = {
   id: 'job_AAAAAAAAAAAAAAAAAAAAAA',
@@ -68,5 +69,28 @@ describe('job record mapping', () => {
     expect(r.error).toEqual({ code: 'UNREACHABLE', message: 'The site could not be reached.' });
     expect(r.progress).toBe(40);
     expect(r).not.toHaveProperty('data');
+  });
+
+  it('every state maps into the schema the type comes from (every member, nothing more)', () => {
+    const stored: SiteAuditJobData = {
+      audit_id: 'aud_BBBBBBBBBBBBBBBBBBBBBB',
+      domain: 'example.com',
+      pages_crawled: 3,
+      total_score: 88.5,
+      geo_score: 70,
+      issues: { critical: 1, warning: 2, total: 3 },
+    };
+    const ended = { completedAt: new Date('2026-11-21T10:02:00Z') };
+    const records = [
+      toJobRecord(base, 'https://api.test'),
+      toJobRecord({ ...base, status: 'running', progress: 30 }, 'https://api.test'),
+      toJobRecord({ ...base, ...ended, status: 'complete', data: stored }, 'https://api.test'),
+      toJobRecord({ ...base, ...ended, status: 'failed' }, 'https://api.test'),
+    ];
+    expect(records[2].data).toEqual({
+      ...stored,
+      report_url: 'https://api.test/reports/audits/aud_BBBBBBBBBBBBBBBBBBBBBB',
+    });
+    for (const r of records) expect(JobRecordSchema.parse(r)).toEqual(r);
   });
 });

@@ -1,32 +1,20 @@
 import { recordTimestamp } from '@app/core';
-import type { JobEntity, JobError, JobStatus } from '@app/database';
-
-/** What a complete site-audit job stores as its data (report_url is added when read). */
-export interface SiteAuditJobData {
-  audit_id: string;
-  domain: string;
-  pages_crawled: number;
-  total_score: number;
-  geo_score: number;
-  issues: { critical: number; warning: number; total: number };
-}
-
-/** The job record of GET /jobs/{job_id} (spec "Job record"). */
-export interface JobRecord {
-  job_id: string;
-  endpoint: string;
-  status: JobStatus;
-  progress: number;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-  data?: Record<string, unknown>;
-  error?: JobError;
-}
+import type { JobEntity } from '@app/database';
+import type { JobRecord, SiteAuditResult } from './job-record.schema';
 
 /** The public URL of an audit's HTML report. */
 function reportUrl(publicBaseUrl: string, auditId: string): string {
   return `${publicBaseUrl}/reports/audits/${auditId}`;
+}
+
+/**
+ * A complete job's data as stored (SiteAuditJobData, written by toJobData, in a jsonb column)
+ * with the report's URL added (from its audit_id, which toJobData always writes).
+ */
+function completeData(stored: NonNullable<JobEntity['data']>, publicBaseUrl: string) {
+  const data = { ...stored } as Partial<SiteAuditResult>;
+  if (typeof data.audit_id === 'string') data.report_url = reportUrl(publicBaseUrl, data.audit_id);
+  return data as SiteAuditResult;
 }
 
 /**
@@ -47,12 +35,7 @@ export function toJobRecord(job: JobEntity, publicBaseUrl: string): JobRecord {
         ? recordTimestamp(job.completedAt)
         : null,
   };
-  if (job.status === 'complete' && job.data) {
-    const data = { ...job.data };
-    if (typeof data.audit_id === 'string')
-      data.report_url = reportUrl(publicBaseUrl, data.audit_id);
-    record.data = data;
-  }
+  if (job.status === 'complete' && job.data) record.data = completeData(job.data, publicBaseUrl);
   if (job.status === 'failed') {
     record.error = {
       code: job.error?.code ?? 'INTERNAL_ERROR',

@@ -7,7 +7,8 @@ import { CompletingJob, toAuditEntity, toAuditPage, toJobData } from './audit.ma
 import { AuditsRepository } from './audits.repository';
 import { ENQUEUE_FAILED } from './crawl-failure';
 import { JobEventsPublisher } from './job-events';
-import { JobRecord, SiteAuditJobData, toJobRecord } from './job-record.mapper';
+import { toJobRecord } from './job-record.mapper';
+import type { JobRecord, SiteAuditJobData } from './job-record.schema';
 import { JobsRepository } from './jobs.repository';
 import { PAGE_BUDGET_WINDOW_DAYS, effectiveMaxPages, pageBudgetResetsAt } from './page-budget';
 import { PageBudgetRepository } from './page-budget.repository';
