@@ -73,12 +73,20 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // PostgreSQL or Redis unreachable: counted and logged once per outage by
     // DependencyHealth (no stack per request); the client may retry in a moment.
     if (this.dependencies.requestFailed(exception)) {
-      return { error: retryableServerError('a dependency is unavailable'), dependency: true };
+      return {
+        error: retryableServerError(
+          'Internal error: a dependency is unavailable. It is safe to retry.',
+        ),
+        dependency: true,
+      };
     }
     // PostgreSQL up but a statement or lock wait hit its bound, or no pool slot came free in
     // time: the same clean, retryable 500, counted (db_busy_total), not an outage.
     if (this.dependencies.requestBusy(exception)) {
-      return { error: retryableServerError('the database is busy'), dependency: true };
+      return {
+        error: retryableServerError('Internal error: the database is busy. It is safe to retry.'),
+        dependency: true,
+      };
     }
     return { error: this.toApiError(exception, req), dependency: false };
   }
@@ -96,9 +104,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 }
 
-/** 500 SERVER_ERROR with Retry-After: `why` the request could not be served. */
-function retryableServerError(why: string): ApiError {
-  return new ApiError('SERVER_ERROR', `Internal error: ${why}. It is safe to retry.`, {
+/** 500 SERVER_ERROR with Retry-After: a dependency is down or busy. */
+function retryableServerError(message: string): ApiError {
+  return new ApiError('SERVER_ERROR', message, {
     headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS },
   });
 }
