@@ -67,49 +67,56 @@ const INCOMPLETE = Symbol('incomplete');
 
 /** One RESP reply from the start of `text` (latin1): {value} or null while incomplete. */
 function parseReply(text) {
-  let i = 0;
-  const line = () => {
-    const end = text.indexOf('\r\n', i);
-    if (end < 0) throw INCOMPLETE;
-    const l = text.slice(i, end);
-    i = end + 2;
-    return l;
-  };
-  const value = () => {
-    const l = line();
-    const rest = l.slice(1);
-    switch (l[0]) {
-      case '+':
-        return rest;
-      case '-':
-        return { error: rest };
-      case ':':
-        return Number(rest);
-      case '_':
-        return null;
-      case '$': {
-        const n = Number(rest);
-        if (n < 0) return null;
-        if (text.length < i + n + 2) throw INCOMPLETE;
-        const v = text.slice(i, i + n);
-        i += n + 2;
-        return v;
-      }
-      case '*': {
-        const n = Number(rest);
-        if (n < 0) return null;
-        return Array.from({ length: n }, value);
-      }
-      default:
-        return { error: `unexpected reply ${JSON.stringify(l.slice(0, 40))}` };
-    }
-  };
+  const cursor = { text, i: 0 };
   try {
-    return { value: value() };
+    return { value: readValue(cursor) };
   } catch (err) {
     if (err === INCOMPLETE) return null;
     throw err;
   }
+}
+
+/** The next CRLF-terminated line at `cursor` (throws INCOMPLETE when it has not all arrived). */
+function readLine(cursor) {
+  const end = cursor.text.indexOf('\r\n', cursor.i);
+  if (end < 0) throw INCOMPLETE;
+  const l = cursor.text.slice(cursor.i, end);
+  cursor.i = end + 2;
+  return l;
+}
+
+/** The next RESP value at `cursor`: arrays read their elements in turn. */
+function readValue(cursor) {
+  const l = readLine(cursor);
+  const rest = l.slice(1);
+  switch (l[0]) {
+    case '+':
+      return rest;
+    case '-':
+      return { error: rest };
+    case ':':
+      return Number(rest);
+    case '_':
+      return null;
+    case '$':
+      return readBulkString(cursor, Number(rest));
+    case '*': {
+      const n = Number(rest);
+      if (n < 0) return null;
+      return Array.from({ length: n }, () => readValue(cursor));
+    }
+    default:
+      return { error: `unexpected reply ${JSON.stringify(l.slice(0, 40))}` };
+  }
+}
+
+/** A bulk string of `n` bytes at `cursor` (null for n < 0). */
+function readBulkString(cursor, n) {
+  if (n < 0) return null;
+  if (cursor.text.length < cursor.i + n + 2) throw INCOMPLETE;
+  const v = cursor.text.slice(cursor.i, cursor.i + n);
+  cursor.i += n + 2;
+  return v;
 }
 
 /** Sends one command on a fresh connection: {value} (the reply), or null when nothing answers. */
@@ -145,7 +152,6 @@ async function checkSentinels(list) {
     return 'REDIS_SENTINELS must be a comma-separated list of host:port (e.g. 10.0.0.5:26379,10.0.0.6:26379; IPv6 as [::1]:26379).';
   }
   const master = process.env.REDIS_SENTINEL_MASTER || 'seo';
-  const label = (n) => (n.host.includes(':') ? `[${n.host}]:${n.port}` : `${n.host}:${n.port}`);
   let unknownMaster = false;
   let refusal = null;
   for (const node of nodes) {
@@ -155,23 +161,37 @@ async function checkSentinels(list) {
     if (v === null) {
       unknownMaster = true;
     } else if (Array.isArray(v) && v.length === 2) {
-      const addr = { host: v[0], port: Number(v[1]) };
-      const pong = await ask(addr, ['PING']);
-      if (pong && pong.value === 'PONG') return null;
-      if (pong && pong.value && /^NOAUTH/.test(pong.value.error || '')) {
-        return (
-          `The Redis master "${master}" at ${label(addr)} (named by the Sentinel at ${label(node)}) ` +
-          'requires a password; REDIS_SENTINELS does not support Redis authentication yet.'
-        );
-      }
-      return (
-        `The Sentinel at ${label(node)} names ${label(addr)} as the Redis master "${master}", ` +
-        'but it does not answer PING.'
-      );
+      return checkMaster(master, node, { host: v[0], port: Number(v[1]) });
     } else if (!refusal) {
-      refusal = `${label(node)} answered ${JSON.stringify(((v && v.error) || String(v)).trim())}`;
+      refusal = `${hostLabel(node)} answered ${JSON.stringify(((v && v.error) || String(v)).trim())}`;
     }
   }
+  return sentinelsFailure(list, master, unknownMaster, refusal);
+}
+
+/** `host:port`, an IPv6 host in brackets. */
+function hostLabel(n) {
+  return n.host.includes(':') ? `[${n.host}]:${n.port}` : `${n.host}:${n.port}`;
+}
+
+/** Does the master a Sentinel (`node`) named at `addr` answer PING? One line naming what is wrong, or null. */
+async function checkMaster(master, node, addr) {
+  const pong = await ask(addr, ['PING']);
+  if (pong && pong.value === 'PONG') return null;
+  if (pong && pong.value && /^NOAUTH/.test(pong.value.error || '')) {
+    return (
+      `The Redis master "${master}" at ${hostLabel(addr)} (named by the Sentinel at ${hostLabel(node)}) ` +
+      'requires a password; REDIS_SENTINELS does not support Redis authentication yet.'
+    );
+  }
+  return (
+    `The Sentinel at ${hostLabel(node)} names ${hostLabel(addr)} as the Redis master "${master}", ` +
+    'but it does not answer PING.'
+  );
+}
+
+/** Why no Sentinel named the master: none knows it, one refused (`refusal`), or none answered. */
+function sentinelsFailure(list, master, unknownMaster, refusal) {
   if (unknownMaster) {
     return (
       `The Redis Sentinels at ${list} do not monitor a master named "${master}" ` +

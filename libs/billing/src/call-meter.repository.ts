@@ -63,46 +63,16 @@ export class CallMeterRepository {
     cap: number | null,
     lines: UsageLine[],
   ): Promise<MeterOutcome> {
-    const rows = await this.sql.prepared<{
-      period_start: string;
-      used: number | null;
-      used_before: number | null;
-    }>(
-      'api_call_meter_consume',
-      `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
-       t AS (SELECT ${statementMonth('$2')} AS period, ${statementDay('$2')} AS day
-             FROM async_commit),
-       counted AS (
-         INSERT INTO api_call_meter AS m (account_id, period_start, used, used_before)
-         SELECT $1, t.period, CASE WHEN $3::int IS NULL THEN $4::int ELSE LEAST($4::int, $3::int) END, 0
-         FROM t WHERE $3::int IS NULL OR $3::int > 0
-         ON CONFLICT (account_id, period_start)
-         DO UPDATE SET
-           used_before = m.used,
-           used = m.used + CASE WHEN $3::int IS NULL THEN $4::int ELSE LEAST($4::int, $3::int - m.used) END
-         WHERE $3::int IS NULL OR m.used < $3::int
-         RETURNING used, used_before),
-       history AS (
-         INSERT INTO usage_events (account_id, day, key_id, grant_id, endpoint, cost_group, calls)
-         SELECT $1, t.day, l.key_id, l.grant_id, l.endpoint, l.cost_group, count(*)::int
-         FROM counted, t,
-              unnest($5::int[], $6::int[], $7::text[], $8::text[])
-                WITH ORDINALITY AS l (key_id, grant_id, endpoint, cost_group, n)
-         WHERE l.n <= counted.used - counted.used_before
-         GROUP BY t.day, l.key_id, l.grant_id, l.endpoint, l.cost_group)
-       SELECT t.period::text AS period_start, c.used, c.used_before
-       FROM t LEFT JOIN counted c ON true`,
-      [
-        accountId,
-        at,
-        cap,
-        lines.length,
-        lines.map((l) => l.keyId),
-        lines.map((l) => l.grantId),
-        lines.map((l) => l.endpoint),
-        lines.map((l) => l.group),
-      ],
-    );
+    const rows = await this.sql.prepared<MeterRow>('api_call_meter_consume', meterConsumeSql(), [
+      accountId,
+      at,
+      cap,
+      lines.length,
+      lines.map((l) => l.keyId),
+      lines.map((l) => l.grantId),
+      lines.map((l) => l.endpoint),
+      lines.map((l) => l.group),
+    ]);
     const row = rows[0];
     return {
       periodStart: row.period_start,
@@ -126,4 +96,42 @@ export class CallMeterRepository {
     );
     return { used: row!.used, periodStart: row!.period_start };
   }
+}
+
+/** The row of the meter statement (`CallMeterRepository.consume`). */
+interface MeterRow {
+  period_start: string;
+  used: number | null;
+  used_before: number | null;
+}
+
+/**
+ * The text of the prepared statement `api_call_meter_consume` (see
+ * `CallMeterRepository.consume`): $1 account, $2 statement time, $3 cap, $4 calls, $5-$8 the
+ * lines' key ids, grant ids, endpoints and cost groups.
+ */
+function meterConsumeSql(): string {
+  return `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
+       t AS (SELECT ${statementMonth('$2')} AS period, ${statementDay('$2')} AS day
+             FROM async_commit),
+       counted AS (
+         INSERT INTO api_call_meter AS m (account_id, period_start, used, used_before)
+         SELECT $1, t.period, CASE WHEN $3::int IS NULL THEN $4::int ELSE LEAST($4::int, $3::int) END, 0
+         FROM t WHERE $3::int IS NULL OR $3::int > 0
+         ON CONFLICT (account_id, period_start)
+         DO UPDATE SET
+           used_before = m.used,
+           used = m.used + CASE WHEN $3::int IS NULL THEN $4::int ELSE LEAST($4::int, $3::int - m.used) END
+         WHERE $3::int IS NULL OR m.used < $3::int
+         RETURNING used, used_before),
+       history AS (
+         INSERT INTO usage_events (account_id, day, key_id, grant_id, endpoint, cost_group, calls)
+         SELECT $1, t.day, l.key_id, l.grant_id, l.endpoint, l.cost_group, count(*)::int
+         FROM counted, t,
+              unnest($5::int[], $6::int[], $7::text[], $8::text[])
+                WITH ORDINALITY AS l (key_id, grant_id, endpoint, cost_group, n)
+         WHERE l.n <= counted.used - counted.used_before
+         GROUP BY t.day, l.key_id, l.grant_id, l.endpoint, l.cost_group)
+       SELECT t.period::text AS period_start, c.used, c.used_before
+       FROM t LEFT JOIN counted c ON true`;
 }

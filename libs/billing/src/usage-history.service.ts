@@ -83,14 +83,7 @@ export function shapeHistory(
   days: number,
   today: Date,
 ): UsageHistory {
-  const byDate = new Map<string, UsageDay>();
-  const dayList: UsageDay[] = [];
-  for (let i = days - 1; i >= 0; i--) {
-    const date = plainDate(addDays(today, -i));
-    const day = { date, calls: 0, research: 0, your_data: 0, other: 0 };
-    byDate.set(date, day);
-    dayList.push(day);
-  }
+  const { byDate, dayList } = emptyDays(days, today);
   const keys: UsageCaller[] = [];
   const endpoints: UsageEndpoint[] = [];
   for (const r of rows) {
@@ -101,21 +94,7 @@ export function shapeHistory(
       day[member] += r.calls;
       day.calls += r.calls;
     } else if (r.by === 'caller') {
-      if (r.key_id! > 0) {
-        keys.push({
-          id: r.key_id!,
-          label: r.key_label ?? `Key ${r.key_id}`,
-          prefix: r.key_prefix,
-          calls: r.calls,
-        });
-      } else {
-        keys.push({
-          id: r.grant_id!,
-          label: r.client_name ?? 'A connected app (since removed)',
-          prefix: null,
-          calls: r.calls,
-        });
-      }
+      keys.push(callerOf(r));
     } else {
       endpoints.push({ endpoint: r.endpoint!, calls: r.calls });
     }
@@ -123,6 +102,40 @@ export function shapeHistory(
   keys.sort(byCalls((k) => k.label));
   endpoints.sort(byCalls((e) => e.endpoint));
   return { from, to, days: dayList, keys, endpoints };
+}
+
+/** The last `days` days to `today`, oldest first, all zero, and the same days by date. */
+function emptyDays(
+  days: number,
+  today: Date,
+): { byDate: Map<string, UsageDay>; dayList: UsageDay[] } {
+  const byDate = new Map<string, UsageDay>();
+  const dayList: UsageDay[] = [];
+  for (let i = days - 1; i >= 0; i--) {
+    const date = plainDate(addDays(today, -i));
+    const day = { date, calls: 0, research: 0, your_data: 0, other: 0 };
+    byDate.set(date, day);
+    dayList.push(day);
+  }
+  return { byDate, dayList };
+}
+
+/** A caller row: an API key (key_id > 0) or a hosted-MCP connection. */
+function callerOf(r: UsageSummaryRow): UsageCaller {
+  if (r.key_id! > 0) {
+    return {
+      id: r.key_id!,
+      label: r.key_label ?? `Key ${r.key_id}`,
+      prefix: r.key_prefix,
+      calls: r.calls,
+    };
+  }
+  return {
+    id: r.grant_id!,
+    label: r.client_name ?? 'A connected app (since removed)',
+    prefix: null,
+    calls: r.calls,
+  };
 }
 
 /** Events moved per roll-up statement. */

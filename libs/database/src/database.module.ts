@@ -1,4 +1,4 @@
-import { Global, Module, ModuleMetadata } from '@nestjs/common';
+import { DynamicModule, Global, Module, ModuleMetadata } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { RedisModule } from '@app/redis';
@@ -16,22 +16,7 @@ import { ClockSkewMonitor, DatabaseClockRepository } from './clock-skew';
  */
 function databaseModuleMetadata(requestPath: boolean): ModuleMetadata {
   return {
-    imports: [
-      TypeOrmModule.forRootAsync({
-        inject: [APP_CONFIG],
-        useFactory: (config: AppConfig) => ({
-          ...dataSourceOptions(
-            config.databaseUrl,
-            config.dbPoolSize,
-            config.dbConnectTimeoutMs,
-            requestPath ? config.dbTimeouts : undefined,
-          ),
-          retryAttempts: 2,
-          retryDelay: 500,
-        }),
-      }),
-      RedisModule,
-    ],
+    imports: [typeOrmRoot(requestPath), RedisModule],
     providers: [
       Sql,
       ReadSql,
@@ -56,6 +41,23 @@ function databaseModuleMetadata(requestPath: boolean): ModuleMetadata {
       ClockSkewMonitor,
     ],
   };
+}
+
+/** TypeORM's connection, with the request path's session bounds when `requestPath`. */
+function typeOrmRoot(requestPath: boolean): DynamicModule {
+  return TypeOrmModule.forRootAsync({
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => ({
+      ...dataSourceOptions(
+        config.databaseUrl,
+        config.dbPoolSize,
+        config.dbConnectTimeoutMs,
+        requestPath ? config.dbTimeouts : undefined,
+      ),
+      retryAttempts: 2,
+      retryDelay: 500,
+    }),
+  });
 }
 
 /**

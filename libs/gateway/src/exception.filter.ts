@@ -39,35 +39,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (!res.headersSent) exception.write(res);
       return;
     }
-    // PostgreSQL or Redis unreachable: counted and logged once per outage by
-    // DependencyHealth (no stack per request); the client may retry in a moment.
-    const outage = this.dependencies.requestFailed(exception);
-    // PostgreSQL up but a statement or lock wait hit its bound, or no pool slot came free in
-    // time: the same clean, retryable 500, counted (db_busy_total), not an outage.
-    const busy = outage ? null : this.dependencies.requestBusy(exception);
-    const error = outage
-      ? new ApiError(
-          'SERVER_ERROR',
-          'Internal error: a dependency is unavailable. It is safe to retry.',
-          {
-            headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS },
-          },
-        )
-      : busy
-        ? new ApiError(
-            'SERVER_ERROR',
-            'Internal error: the database is busy. It is safe to retry.',
-            {
-              headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS },
-            },
-          )
-        : this.toApiError(exception, req);
+    const { error, dependency } = this.classify(exception, req);
     const refusal = refusalReason(error);
     if (refusal) metrics.refusals.inc({ reason: refusal });
 
     if (
-      !outage &&
-      !busy &&
+      !dependency &&
       error.status >= 500 &&
       error.code !== 'UPSTREAM_ERROR' &&
       error.code !== 'SERVICE_UNAVAILABLE'
@@ -88,63 +65,112 @@ export class ApiExceptionFilter implements ExceptionFilter {
     res.status(error.status).json(body);
   }
 
+  /**
+   * The error to answer; `dependency`: PostgreSQL or Redis unreachable, or a database bound
+   * hit (counted and logged by DependencyHealth, not as an unhandled error).
+   */
+  private classify(exception: unknown, req: ApiRequest): { error: ApiError; dependency: boolean } {
+    // PostgreSQL or Redis unreachable: counted and logged once per outage by
+    // DependencyHealth (no stack per request); the client may retry in a moment.
+    if (this.dependencies.requestFailed(exception)) {
+      return {
+        error: retryableServerError(
+          'Internal error: a dependency is unavailable. It is safe to retry.',
+        ),
+        dependency: true,
+      };
+    }
+    // PostgreSQL up but a statement or lock wait hit its bound, or no pool slot came free in
+    // time: the same clean, retryable 500, counted (db_busy_total), not an outage.
+    if (this.dependencies.requestBusy(exception)) {
+      return {
+        error: retryableServerError('Internal error: the database is busy. It is safe to retry.'),
+        dependency: true,
+      };
+    }
+    return { error: this.toApiError(exception, req), dependency: false };
+  }
+
   private toApiError(exception: unknown, req: ApiRequest): ApiError {
     if (exception instanceof ApiError) return exception;
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === 404) {
-        return new ApiError(
-          'NOT_FOUND',
-          `Unknown endpoint: ${req.method} ${redactUrl(req.path ?? req.url)}`,
-        );
-      }
-      if (status === 400 && isUrlDecodeError(exception)) {
-        return new ApiError('BAD_REQUEST', 'Malformed URL encoding in the request path.');
-      }
-      if (status === 400) {
-        return new ApiError('BAD_REQUEST', 'Malformed request: the body is not valid JSON.');
-      }
-      if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large.');
-      if (codeOfStatus(status) !== 'SERVER_ERROR') {
-        return new ApiError(codeOfStatus(status), exception.message);
-      }
-    }
-    const bodyParserType = (exception as { type?: string } | null)?.type;
-    if (bodyParserType === 'entity.parse.failed') {
-      return new ApiError('BAD_REQUEST', 'Malformed request: the body is not valid JSON.');
-    }
-    if (bodyParserType === 'entity.too.large') {
-      return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large.');
-    }
-    if (bodyParserType === 'charset.unsupported') {
-      return new ApiError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        'Unsupported request body charset: send JSON as UTF-8.',
-      );
-    }
-    if (typeof bodyParserType === 'string' && bodyParserType.startsWith('encoding.')) {
-      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported request body encoding.');
-    }
-    // Any other error that carries a client status meant to be shown (http-errors from the
-    // body parser or the router: a body that does not match its Content-Encoding, a
-    // malformed percent-encoding) keeps its status, with a fitting code and a safe message.
-    const clientStatus = exposedClientStatus(exception);
-    if (clientStatus !== null) {
-      if (isUrlDecodeError(exception)) {
-        return new ApiError('BAD_REQUEST', 'Malformed URL encoding in the request path.');
-      }
-      // The router's only 400 is the decoding one above; any other is the body parser's
-      // (e.g. a zlib error wrapped in "Bad Request").
-      const message =
-        clientStatus === 400
-          ? 'Malformed request: the body could not be read (check Content-Encoding and Content-Length).'
-          : `Malformed request: ${safeMessage((exception as Error).message)}`;
-      return new ApiError(codeOfStatus(clientStatus), message);
-    }
+    const translated =
+      (exception instanceof HttpException ? fromHttpException(exception, req) : null) ??
+      fromBodyParserType((exception as { type?: string } | null)?.type) ??
+      fromExposedClientStatus(exception);
+    if (translated) return translated;
     return new ApiError('SERVER_ERROR', 'Internal error. It is safe to retry.', {
       cause: exception,
     });
   }
+}
+
+/** 500 SERVER_ERROR with Retry-After: a dependency is down or busy. */
+function retryableServerError(message: string): ApiError {
+  return new ApiError('SERVER_ERROR', message, {
+    headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS },
+  });
+}
+
+/** Nest's HttpException (router 404, body parser 400/413, ...); null for a 5xx. */
+function fromHttpException(exception: HttpException, req: ApiRequest): ApiError | null {
+  const status = exception.getStatus();
+  if (status === 404) {
+    return new ApiError(
+      'NOT_FOUND',
+      `Unknown endpoint: ${req.method} ${redactUrl(req.path ?? req.url)}`,
+    );
+  }
+  if (status === 400 && isUrlDecodeError(exception)) {
+    return new ApiError('BAD_REQUEST', 'Malformed URL encoding in the request path.');
+  }
+  if (status === 400) {
+    return new ApiError('BAD_REQUEST', 'Malformed request: the body is not valid JSON.');
+  }
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large.');
+  if (codeOfStatus(status) !== 'SERVER_ERROR') {
+    return new ApiError(codeOfStatus(status), exception.message);
+  }
+  return null;
+}
+
+/** The body parser's errors by their `type`; null for any other. */
+function fromBodyParserType(bodyParserType: string | undefined): ApiError | null {
+  if (bodyParserType === 'entity.parse.failed') {
+    return new ApiError('BAD_REQUEST', 'Malformed request: the body is not valid JSON.');
+  }
+  if (bodyParserType === 'entity.too.large') {
+    return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large.');
+  }
+  if (bodyParserType === 'charset.unsupported') {
+    return new ApiError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Unsupported request body charset: send JSON as UTF-8.',
+    );
+  }
+  if (typeof bodyParserType === 'string' && bodyParserType.startsWith('encoding.')) {
+    return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported request body encoding.');
+  }
+  return null;
+}
+
+/**
+ * Any other error that carries a client status meant to be shown (http-errors from the
+ * body parser or the router: a body that does not match its Content-Encoding, a
+ * malformed percent-encoding) keeps its status, with a fitting code and a safe message.
+ */
+function fromExposedClientStatus(exception: unknown): ApiError | null {
+  const clientStatus = exposedClientStatus(exception);
+  if (clientStatus === null) return null;
+  if (isUrlDecodeError(exception)) {
+    return new ApiError('BAD_REQUEST', 'Malformed URL encoding in the request path.');
+  }
+  // The router's only 400 is the decoding one above; any other is the body parser's
+  // (e.g. a zlib error wrapped in "Bad Request").
+  const message =
+    clientStatus === 400
+      ? 'Malformed request: the body could not be read (check Content-Encoding and Content-Length).'
+      : `Malformed request: ${safeMessage((exception as Error).message)}`;
+  return new ApiError(codeOfStatus(clientStatus), message);
 }
 
 /**

@@ -88,15 +88,7 @@ export function installClientErrorHandler(
       !busy.headersSent &&
       socket.writable
     ) {
-      busy.shouldKeepAlive = false;
-      busy.writeHead(status, {
-        'Content-Type': 'application/json; charset=utf-8',
-        'Content-Length': Buffer.byteLength(body),
-        Connection: 'close',
-      });
-      busy.end(body);
-      setTimeout(() => socket.destroy(), TIMEOUT_ANSWER_GRACE_MS).unref();
-      return;
+      return answerTimeout(busy, socket, status, body);
     }
     if (err.code === 'ECONNRESET' || !socket.writable || busy) {
       socket.destroy();
@@ -110,4 +102,19 @@ export function installClientErrorHandler(
         body,
     );
   });
+}
+
+/**
+ * The 408 envelope through the response of a request whose body is still arriving; the
+ * socket is destroyed after TIMEOUT_ANSWER_GRACE_MS.
+ */
+function answerTimeout(res: ServerResponse, socket: Socket, status: number, body: string): void {
+  res.shouldKeepAlive = false;
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
+  res.end(body);
+  setTimeout(() => socket.destroy(), TIMEOUT_ANSWER_GRACE_MS).unref();
 }

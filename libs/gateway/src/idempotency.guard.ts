@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { APP_CONFIG, AppConfig, ApiError, Clock } from '@app/core';
-import { IdempotencyKeysRepository, IdempotencyRequest } from '@app/database';
+import { IdempotencyKeysRepository, IdempotencyRecord, IdempotencyRequest } from '@app/database';
 import { IdempotentReplay, REPLAYED_HEADERS, idempotencyKeyOf, requestHash } from './idempotency';
 import { ApiRequest } from './request-context';
 
@@ -62,7 +62,6 @@ export class IdempotencyGuard implements CanActivate {
 
   /** Claims the key for this request (true), or throws what a repeat gets. */
   private async claimOrAnswer(request: IdempotencyRequest, res: Response): Promise<boolean> {
-    const key = request.key;
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const now = this.clock.now();
       const claim = randomUUID();
@@ -77,33 +76,10 @@ export class IdempotencyGuard implements CanActivate {
         this.keepAnswer(res, request, claim);
         return true;
       }
-      const found = await this.keys.find(request.accountId, key);
+      const found = await this.keys.find(request.accountId, request.key);
       // Released (a 5xx) or lapsed since the claim: claim again.
       if (!found || found.expiresAt <= now) continue;
-      if (found.route !== request.route) {
-        throw ApiError.validation(
-          'Idempotency-Key',
-          `This Idempotency-Key was used with another route (${found.route}) in the last 24 hours. Use a new key for a new request.`,
-        );
-      }
-      if (found.requestHash !== request.requestHash) {
-        throw ApiError.validation(
-          'Idempotency-Key',
-          'This Idempotency-Key was used with another request body in the last 24 hours. Use a new key for a new request.',
-        );
-      }
-      if (found.state === 'running') {
-        if (found.lockedUntil && found.lockedUntil <= now) continue; // abandoned: take it over
-        throw new ApiError(
-          'ALREADY_RUNNING',
-          'A request with this Idempotency-Key is still running. Retry shortly to get its answer; nothing is started twice.',
-        );
-      }
-      throw new IdempotentReplay({
-        status: found.status!,
-        headers: found.headers ?? {},
-        body: found.body!,
-      });
+      answerRepeat(request, found, now);
     }
     throw new ApiError(
       'ALREADY_RUNNING',
@@ -118,43 +94,21 @@ export class IdempotencyGuard implements CanActivate {
    */
   private keepAnswer(res: Response, request: IdempotencyRequest, claim: string): void {
     const chunks: Buffer[] = [];
-    const collect = (chunk: unknown, encoding: unknown) => {
-      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      chunks.push(
-        Buffer.isBuffer(chunk)
-          ? chunk
-          : chunk instanceof Uint8Array
-            ? Buffer.from(chunk)
-            : Buffer.from(
-                String(chunk),
-                typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
-              ),
-      );
-    };
     const write = res.write;
     const end = res.end;
     let settled = false;
     // Own properties, as the in-process dispatch of the hosted MCP endpoint does.
     Object.assign(res, {
       write(this: Response, chunk: unknown, ...rest: unknown[]) {
-        collect(chunk, rest[0]);
+        collectChunk(chunks, chunk, rest[0]);
         return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
       },
       end: (chunk?: unknown, ...rest: unknown[]) => {
         const send = () => (end as (...args: unknown[]) => Response).call(res, chunk, ...rest);
         if (settled) return send();
         settled = true;
-        collect(chunk, rest[0]);
-        const status = res.statusCode;
-        const done =
-          status < 500
-            ? this.keys.complete(request.accountId, request.key, claim, {
-                status,
-                headers: replayedHeaders(res),
-                body: Buffer.concat(chunks),
-              })
-            : this.keys.release(request.accountId, request.key, claim);
-        void done
+        collectChunk(chunks, chunk, rest[0]);
+        void this.settle(res, request, claim, chunks)
           .catch((err: unknown) =>
             this.logger.error({ err }, 'Could not keep or release an Idempotency-Key'),
           )
@@ -163,6 +117,70 @@ export class IdempotencyGuard implements CanActivate {
       },
     });
   }
+
+  /** The answer kept (below 500) or the claim given up (5xx), before the answer is sent. */
+  private settle(
+    res: Response,
+    request: IdempotencyRequest,
+    claim: string,
+    chunks: Buffer[],
+  ): Promise<unknown> {
+    const status = res.statusCode;
+    return status < 500
+      ? this.keys.complete(request.accountId, request.key, claim, {
+          status,
+          headers: replayedHeaders(res),
+          body: Buffer.concat(chunks),
+        })
+      : this.keys.release(request.accountId, request.key, claim);
+  }
+}
+
+/**
+ * What a repeat of a kept key gets (the key is `found`, not lapsed): 422 for another route
+ * or body, 409 while the first still runs, else the kept answer (IdempotentReplay). Returns
+ * only for an abandoned running claim (its lease ended), which is claimed again.
+ */
+function answerRepeat(request: IdempotencyRequest, found: IdempotencyRecord, now: Date): void {
+  if (found.route !== request.route) {
+    throw ApiError.validation(
+      'Idempotency-Key',
+      `This Idempotency-Key was used with another route (${found.route}) in the last 24 hours. Use a new key for a new request.`,
+    );
+  }
+  if (found.requestHash !== request.requestHash) {
+    throw ApiError.validation(
+      'Idempotency-Key',
+      'This Idempotency-Key was used with another request body in the last 24 hours. Use a new key for a new request.',
+    );
+  }
+  if (found.state === 'running') {
+    if (found.lockedUntil && found.lockedUntil <= now) return; // abandoned: take it over
+    throw new ApiError(
+      'ALREADY_RUNNING',
+      'A request with this Idempotency-Key is still running. Retry shortly to get its answer; nothing is started twice.',
+    );
+  }
+  throw new IdempotentReplay({
+    status: found.status!,
+    headers: found.headers ?? {},
+    body: found.body!,
+  });
+}
+
+/** A chunk given to write/end, as bytes (nothing for a callback or no chunk). */
+function collectChunk(chunks: Buffer[], chunk: unknown, encoding: unknown): void {
+  if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+  chunks.push(
+    Buffer.isBuffer(chunk)
+      ? chunk
+      : chunk instanceof Uint8Array
+        ? Buffer.from(chunk)
+        : Buffer.from(
+            String(chunk),
+            typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
+          ),
+  );
 }
 
 function replayedHeaders(res: Response): Record<string, string> {

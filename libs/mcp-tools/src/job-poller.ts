@@ -66,56 +66,94 @@ export async function pollJob(
   jobId: string,
   options: PollOptions,
 ): Promise<PollOutcome> {
-  const now = options.now ?? Date.now;
-  const pause = options.sleep ?? sleep;
-  const longest = Math.max(
-    0,
-    Math.min(MAX_LONG_POLL_SECONDS, options.longPollSeconds ?? MAX_LONG_POLL_SECONDS),
-  );
-  const started = now();
-  const deadline = started + options.maxWaitMs;
-  let record: Record<string, unknown> | null = null;
-  let polls = 0;
-  const outcome = (finished: boolean, failure: ApiFailure | null = null): PollOutcome => ({
-    finished,
-    record,
-    failure,
-    polls,
-    waitedMs: now() - started,
-  });
+  return new JobPoll(api, jobId, options).run();
+}
 
-  for (;;) {
-    const remaining = deadline - now();
-    if (remaining <= 0 || options.signal?.aborted) return outcome(false);
-    const wait = Math.min(longest, Math.floor(remaining / 1000));
-    if (polls > 0 && wait < 1) return outcome(false);
-    const askedAt = now();
-    const result: ApiResult = await apiGet(
-      api,
-      `/jobs/${encodeURIComponent(jobId)}`,
-      { wait },
-      options.signal,
+/** One wait of `pollJob`: its budget, the calls made and the latest record read. */
+class JobPoll {
+  private readonly now: () => number;
+  private readonly pause: Sleep;
+  /** The longest `wait` of one call, in seconds. */
+  private readonly longest: number;
+  private readonly started: number;
+  private readonly deadline: number;
+  private record: Record<string, unknown> | null = null;
+  private polls = 0;
+
+  constructor(
+    private readonly api: ToolBackend,
+    private readonly jobId: string,
+    private readonly options: PollOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.pause = options.sleep ?? sleep;
+    this.longest = Math.max(
+      0,
+      Math.min(MAX_LONG_POLL_SECONDS, options.longPollSeconds ?? MAX_LONG_POLL_SECONDS),
     );
-    polls += 1;
-    if (!result.ok) {
-      const retryAfter = Number(result.meta.retry_after);
-      const perMinute =
-        result.code === 'RATE_LIMITED' && Number.isFinite(retryAfter) && retryAfter > 0;
-      if (perMinute && now() + retryAfter * 1000 <= deadline) {
-        await pause(retryAfter * 1000, options.signal);
-        continue;
+    this.started = this.now();
+    this.deadline = this.started + options.maxWaitMs;
+  }
+
+  async run(): Promise<PollOutcome> {
+    const { options, deadline } = this;
+    for (;;) {
+      const remaining = deadline - this.now();
+      if (remaining <= 0 || options.signal?.aborted) return this.outcome(false);
+      const wait = Math.min(this.longest, Math.floor(remaining / 1000));
+      if (this.polls > 0 && wait < 1) return this.outcome(false);
+      const askedAt = this.now();
+      const result: ApiResult = await apiGet(
+        this.api,
+        `/jobs/${encodeURIComponent(this.jobId)}`,
+        { wait },
+        options.signal,
+      );
+      this.polls += 1;
+      if (!result.ok) {
+        if (await this.waitedOutRateLimit(result)) continue;
+        return this.outcome(false, result);
       }
-      return outcome(false, result);
+      const record = (result.data ?? {}) as Record<string, unknown>;
+      this.record = record;
+      options.onRecord?.(record);
+      if (TERMINAL.has(String(record.status))) return this.outcome(true);
+      if (!(await this.pauseWhenEarly(askedAt, wait))) return this.outcome(false);
     }
-    record = (result.data ?? {}) as Record<string, unknown>;
-    options.onRecord?.(record);
-    if (TERMINAL.has(String(record.status))) return outcome(true);
-    // Answered well before its wait without a final state: the API's waiting limits.
-    const early = now() - askedAt < wait * 1000 - 1000;
-    if (early) {
-      const left = deadline - now();
-      if (left <= 0) return outcome(false);
-      await pause(Math.min(options.intervalMs, left), options.signal);
+  }
+
+  /** A per-minute RATE_LIMITED whose retry_after fits in the budget is waited out (true). */
+  private async waitedOutRateLimit(result: ApiFailure): Promise<boolean> {
+    const retryAfter = Number(result.meta.retry_after);
+    const perMinute =
+      result.code === 'RATE_LIMITED' && Number.isFinite(retryAfter) && retryAfter > 0;
+    if (perMinute && this.now() + retryAfter * 1000 <= this.deadline) {
+      await this.pause(retryAfter * 1000, this.options.signal);
+      return true;
     }
+    return false;
+  }
+
+  /**
+   * Answered well before its wait without a final state (the API's waiting limits): a
+   * pause of `intervalMs` before the next call. False when the budget is used up.
+   */
+  private async pauseWhenEarly(askedAt: number, wait: number): Promise<boolean> {
+    const early = this.now() - askedAt < wait * 1000 - 1000;
+    if (!early) return true;
+    const left = this.deadline - this.now();
+    if (left <= 0) return false;
+    await this.pause(Math.min(this.options.intervalMs, left), this.options.signal);
+    return true;
+  }
+
+  private outcome(finished: boolean, failure: ApiFailure | null = null): PollOutcome {
+    return {
+      finished,
+      record: this.record,
+      failure,
+      polls: this.polls,
+      waitedMs: this.now() - this.started,
+    };
   }
 }

@@ -58,18 +58,34 @@ export class GscRepository {
     propertyId: number,
     plan: GscQueryPlan,
   ): Promise<GscAggregate> {
-    const dim: GscDimension = plan.dim;
-    const dir = plan.dir === 'asc' ? 'ASC' : 'DESC';
-    const order =
-      plan.sort === 'key' ? `key ${dir}` : `${SORT_EXPR[plan.sort]} ${dir} NULLS LAST, key ASC`;
-    // dim=date reads its daily rollups over the whole period; the other dims read whole
-    // months, whole 7-day month blocks, and the days left over (planRollups).
-    const range: [string | null, string | null] =
-      dim === 'date' ? [plan.from, plan.to] : [null, null];
-    const rollups: RollupPlan =
-      dim === 'date' ? { months: null, weeks: [], days: [] } : planRollups(plan.from, plan.to);
-    const [m1, m2] = rollups.months ?? [null, null];
-    const text = `
+    const text = aggregateSql(orderOf(plan));
+    const params = aggregateParams(accountId, propertyId, plan);
+    // No parallel plan: the planner cannot estimate the number of keys of the UNION ALL (it
+    // assumes 200), so it picks partial aggregates + Gather Merge + a sort of every partial
+    // group by key, slower on 2 cores than one hash aggregate. Measured at 14.6M facts
+    // (docs/performance.md, "Your-data at agency scale"): 28 days 133 → 69 ms, 16 months
+    // 179 → 129 ms. SET LOCAL ends with the transaction.
+    return this.reads.read((sql) =>
+      sql.transaction(async (tx) => {
+        await tx.run('SET LOCAL max_parallel_workers_per_gather = 0');
+        return (await tx.one<GscAggregate>(text, params))!;
+      }),
+    );
+  }
+}
+
+/** The ORDER BY of the page: the requested sort (whitelisted), ties by key. */
+function orderOf(plan: GscQueryPlan): string {
+  const dir = plan.dir === 'asc' ? 'ASC' : 'DESC';
+  return plan.sort === 'key' ? `key ${dir}` : `${SORT_EXPR[plan.sort]} ${dir} NULLS LAST, key ASC`;
+}
+
+/**
+ * The statement of `GscRepository.aggregate`: the groups of the rollups ($4-$9), the
+ * property-wide totals ($10, $11) and the page of $12 groups in `order`.
+ */
+function aggregateSql(order: string): string {
+  return `
       WITH owned AS (
         SELECT 1 FROM gsc_properties WHERE id = $2 AND account_id = $1
       ), g AS MATERIALIZED (
@@ -102,30 +118,30 @@ export class GscRepository {
       SELECT (SELECT count(*) FROM g)::int AS total_rows,
              (SELECT row_to_json(t) FROM t WHERE t.impressions IS NOT NULL) AS totals,
              COALESCE((SELECT json_agg(page ORDER BY ${order}) FROM page), '[]'::json) AS rows`;
-    const params = [
-      accountId,
-      propertyId,
-      dim,
-      range[0],
-      range[1],
-      rollups.days,
-      rollups.weeks,
-      m1,
-      m2,
-      plan.from,
-      plan.to,
-      plan.limit,
-    ];
-    // No parallel plan: the planner cannot estimate the number of keys of the UNION ALL (it
-    // assumes 200), so it picks partial aggregates + Gather Merge + a sort of every partial
-    // group by key, slower on 2 cores than one hash aggregate. Measured at 14.6M facts
-    // (docs/performance.md, "Your-data at agency scale"): 28 days 133 → 69 ms, 16 months
-    // 179 → 129 ms. SET LOCAL ends with the transaction.
-    return this.reads.read((sql) =>
-      sql.transaction(async (tx) => {
-        await tx.run('SET LOCAL max_parallel_workers_per_gather = 0');
-        return (await tx.one<GscAggregate>(text, params))!;
-      }),
-    );
-  }
+}
+
+/** The parameters of `aggregateSql` for one request. */
+function aggregateParams(accountId: number, propertyId: number, plan: GscQueryPlan): unknown[] {
+  const dim: GscDimension = plan.dim;
+  // dim=date reads its daily rollups over the whole period; the other dims read whole
+  // months, whole 7-day month blocks, and the days left over (planRollups).
+  const range: [string | null, string | null] =
+    dim === 'date' ? [plan.from, plan.to] : [null, null];
+  const rollups: RollupPlan =
+    dim === 'date' ? { months: null, weeks: [], days: [] } : planRollups(plan.from, plan.to);
+  const [m1, m2] = rollups.months ?? [null, null];
+  return [
+    accountId,
+    propertyId,
+    dim,
+    range[0],
+    range[1],
+    rollups.days,
+    rollups.weeks,
+    m1,
+    m2,
+    plan.from,
+    plan.to,
+    plan.limit,
+  ];
 }

@@ -30,14 +30,7 @@ export class KeywordResearchService {
     body: KeywordResearchDto,
   ): Promise<WithMeta<KeywordResearchData>> {
     const locationCode = body.location_code ?? DEFAULT_LOCATION_CODE;
-    const market = findMarket(locationCode);
-    if (!market) {
-      const message = `location_code ${locationCode} is not a supported market. See GET /api/v1/keyword-research/locations.`;
-      throw new ApiError('UNSUPPORTED_LOCATION', message, {
-        details: [{ field: 'location_code', message }],
-      });
-    }
-    const language = applyLanguage(market, requestLanguage(body.language_code));
+    const language = applyLanguage(marketOf(locationCode), requestLanguage(body.language_code));
     const keyword = normalizeKeyword(body.keyword);
     const limit = body.limit ?? DEFAULT_RELATED_LIMIT;
 
@@ -89,4 +82,16 @@ export class KeywordResearchService {
       { meta: { resets_at: resetsAt, limit } },
     );
   }
+}
+
+/** The market of `locationCode`, or 400 UNSUPPORTED_LOCATION. */
+function marketOf(locationCode: number) {
+  const market = findMarket(locationCode);
+  if (!market) {
+    const message = `location_code ${locationCode} is not a supported market. See GET /api/v1/keyword-research/locations.`;
+    throw new ApiError('UNSUPPORTED_LOCATION', message, {
+      details: [{ field: 'location_code', message }],
+    });
+  }
+  return market;
 }

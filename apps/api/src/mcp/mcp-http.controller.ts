@@ -58,24 +58,8 @@ export class McpHttpController {
 
   @Post()
   async post(@Req() req: ApiRequest, @Res() res: Response): Promise<void> {
-    if (!this.checkOrigin(req, res)) return;
-    const version = header(req, 'mcp-protocol-version');
-    if (!isAcceptedProtocolVersion(version)) {
-      jsonRpcError(
-        res,
-        400,
-        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${ACCEPTED_PROTOCOL_VERSIONS.join(', ')})`,
-      );
-      return;
-    }
-    const caller = await this.authenticate(req, res);
+    const caller = await this.admit(req, res);
     if (!caller) return;
-    if (bodyWasNotJson(req)) {
-      // The body parser could not read it (mcp-body.ts): JSON-RPC's parse error.
-      jsonRpcError(res, 400, 'Parse error: the body is not valid JSON.', -32700);
-      return;
-    }
-    setProtocolVersion(req, transportProtocolVersion(version));
 
     const server = createToolServer(new InProcessBackend(this.handler, caller.auth, req.id), {
       pollIntervalMs: POLL_INTERVAL_MS,
@@ -99,6 +83,32 @@ export class McpHttpController {
     } catch {
       if (!res.headersSent) jsonRpcError(res, 500, 'Internal error', -32603);
     }
+  }
+
+  /**
+   * The checks of a POST before any tool runs: Origin, protocol revision, bearer, a JSON
+   * body. The caller, or null once the refusal is answered.
+   */
+  private async admit(req: ApiRequest, res: Response): Promise<McpCaller | null> {
+    if (!this.checkOrigin(req, res)) return null;
+    const version = header(req, 'mcp-protocol-version');
+    if (!isAcceptedProtocolVersion(version)) {
+      jsonRpcError(
+        res,
+        400,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${ACCEPTED_PROTOCOL_VERSIONS.join(', ')})`,
+      );
+      return null;
+    }
+    const caller = await this.authenticate(req, res);
+    if (!caller) return null;
+    if (bodyWasNotJson(req)) {
+      // The body parser could not read it (mcp-body.ts): JSON-RPC's parse error.
+      jsonRpcError(res, 400, 'Parse error: the body is not valid JSON.', -32700);
+      return null;
+    }
+    setProtocolVersion(req, transportProtocolVersion(version));
+    return caller;
   }
 
   /** No server-to-client stream and no sessions (stateless): 405, as the transport defines. */

@@ -5,6 +5,7 @@ import {
   SERP_FEATURES,
   SerpFeature,
   Sql,
+  SqlTx,
   TrackedKeywordEntity,
   upserted,
 } from '@app/database';
@@ -61,6 +62,9 @@ export interface KeywordPage {
   /** null: not to be kept (see `RankRepository.keywordPage`). */
   version: string | null;
 }
+
+/** A row of the page statement of `RankRepository.keywordPage`. */
+type KeywordPageRow = [number, string, string, string | null, string, number];
 
 /** `keywordPage`'s answer when the kept page is still current. */
 export const UNCHANGED = Symbol('unchanged');
@@ -153,18 +157,38 @@ export class RankRepository {
   ): Promise<KeywordPage | typeof UNCHANGED> {
     return this.reads.read(async (sql) => {
       if (kept !== null && (await this.rankVersion(sql, accountId)) === kept) return UNCHANGED;
-      // A named prepared statement (parsed and planned once per connection; measured in
-      // docs/performance.md "Your-data at agency scale"), one per shape so that each keeps
-      // its own plan: with project_id the range scan starts at the project.
-      const byProject = projectId !== null;
-      const rows = await sql.preparedArrays<
-        [number, string, string, string | null, string, number]
-      >(
-        byProject ? 'rank_keywords_page_project' : 'rank_keywords_page_account',
-        // The page of keywords first: an ordered range scan of tracked_keywords_account_idx
-        // that stops after $3 rows (a join inside would make the planner misjudge the row count
-        // and sort every keyword of the account). json_latest is null when it is after $4.
-        `SELECT k.id, k.json_head, p.json_members,
+      const rows = await this.keywordPageRows(sql, accountId, projectId, limit, offset, today);
+      if (rows.length === 0) {
+        // Nothing on this page (no keyword, or past the end): the total alone, not kept.
+        const total = offset === 0 ? 0 : await this.keywordTotal(sql, accountId, projectId);
+        return { entries: [], total, version: null };
+      }
+      return this.renderKeywordPage(sql, accountId, rows, today);
+    });
+  }
+
+  /**
+   * The rows of a page (see `keywordPage`): id, json_head, json_members, json_latest (null
+   * when after `today`), the rank version and the total.
+   */
+  private keywordPageRows(
+    sql: Sql,
+    accountId: number,
+    projectId: number | null,
+    limit: number,
+    offset: number,
+    today: string,
+  ): Promise<KeywordPageRow[]> {
+    // A named prepared statement (parsed and planned once per connection; measured in
+    // docs/performance.md "Your-data at agency scale"), one per shape so that each keeps
+    // its own plan: with project_id the range scan starts at the project.
+    const byProject = projectId !== null;
+    return sql.preparedArrays<KeywordPageRow>(
+      byProject ? 'rank_keywords_page_project' : 'rank_keywords_page_account',
+      // The page of keywords first: an ordered range scan of tracked_keywords_account_idx
+      // that stops after $3 rows (a join inside would make the planner misjudge the row count
+      // and sort every keyword of the account). json_latest is null when it is after $4.
+      `SELECT k.id, k.json_head, p.json_members,
               CASE WHEN k.latest_check_date > $4::date THEN NULL ELSE k.json_latest END,
               ${RANK_VERSION_SQL}, ${keywordTotalSql(byProject)}
        FROM (
@@ -176,25 +200,26 @@ export class RankRepository {
        ) k
        JOIN rank_projects p ON p.id = k.project_id AND p.account_id = k.account_id
        ORDER BY k.project_id, k.id`,
-        [accountId, projectId, limit, today, offset],
-      );
-      if (rows.length === 0) {
-        // Nothing on this page (no keyword, or past the end): the total alone, not kept.
-        const total = offset === 0 ? 0 : await this.keywordTotal(sql, accountId, projectId);
-        return { entries: [], total, version: null };
-      }
-      const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);
-      const looked = ahead.length
-        ? await this.latestJsonBefore(sql, accountId, ahead, today)
-        : null;
-      const entries: string[] = [];
-      for (const [id, head, project, latest] of rows) {
-        const checked = latest ?? looked?.get(id);
-        // A keyword deleted between the two statements is left out.
-        if (checked !== undefined) entries.push(`{${head},${project},${checked}}`);
-      }
-      return { entries, total: rows[0][5], version: looked ? null : rows[0][4] };
-    });
+      [accountId, projectId, limit, today, offset],
+    );
+  }
+
+  /** The page's entries, the latest of rows with checks after `today` looked up (`keywordPage`). */
+  private async renderKeywordPage(
+    sql: Sql,
+    accountId: number,
+    rows: KeywordPageRow[],
+    today: string,
+  ): Promise<KeywordPage> {
+    const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);
+    const looked = ahead.length ? await this.latestJsonBefore(sql, accountId, ahead, today) : null;
+    const entries: string[] = [];
+    for (const [id, head, project, latest] of rows) {
+      const checked = latest ?? looked?.get(id);
+      // A keyword deleted between the two statements is left out.
+      if (checked !== undefined) entries.push(`{${head},${project},${checked}}`);
+    }
+    return { entries, total: rows[0][5], version: looked ? null : rows[0][4] };
   }
 
   /** The number of keywords matching (see `keywordPage`). */
@@ -345,8 +370,22 @@ export class RankRepository {
     return this.sql.bulkTransaction(async (tx) => {
       const accountId = await tx.lockAccountRow(TrackedKeywordEntity, keywordId);
       if (accountId === null) return null;
-      await tx.run(
-        `INSERT INTO rank_checks (keyword_id, account_id, check_date, position, landing_page, gsc_clicks,
+      await this.upsertChecks(tx, keywordId, accountId, list, now);
+      await this.refreshLatestCheck(tx, keywordId);
+      return list.length;
+    });
+  }
+
+  /** One rank_checks row per check of `list` (one per date), inserted or replaced. */
+  private async upsertChecks(
+    tx: SqlTx,
+    keywordId: number,
+    accountId: number,
+    list: RankCheckDto[],
+    now: Date,
+  ): Promise<void> {
+    await tx.run(
+      `INSERT INTO rank_checks (keyword_id, account_id, check_date, position, landing_page, gsc_clicks,
            gsc_impressions, gsc_ctr, gsc_average_position, ${SERP_FEATURES.join(', ')}, updated_at)
          SELECT $1, $2, u.* , $3::timestamptz FROM unnest(
            $4::date[], $5::int[], $6::text[], $7::int[], $8::int[], $9::float8[], $10::float8[],
@@ -357,25 +396,30 @@ export class RankRepository {
            gsc_impressions = EXCLUDED.gsc_impressions, gsc_ctr = EXCLUDED.gsc_ctr,
            gsc_average_position = EXCLUDED.gsc_average_position,
            ${SERP_FEATURES.map((f) => `${f} = EXCLUDED.${f}`).join(', ')}, updated_at = EXCLUDED.updated_at`,
-        [
-          keywordId,
-          accountId,
-          now,
-          list.map((c) => c.check_date),
-          list.map((c) => c.position),
-          list.map((c) => c.landing_page ?? null),
-          list.map((c) => c.gsc_clicks ?? null),
-          list.map((c) => c.gsc_impressions ?? null),
-          list.map((c) => c.gsc_ctr ?? null),
-          list.map((c) => c.gsc_average_position ?? null),
-          ...SERP_FEATURES.map((f) => list.map((c) => c[f] ?? false)),
-        ],
-      );
-      // The keyword row keeps its newest check and the position of the one before it,
-      // recomputed from the stored checks (two primary-key probes), so checks posted out of
-      // date order or re-posted leave the right pair. The row is locked above.
-      await tx.run(
-        `UPDATE tracked_keywords k SET
+      [
+        keywordId,
+        accountId,
+        now,
+        list.map((c) => c.check_date),
+        list.map((c) => c.position),
+        list.map((c) => c.landing_page ?? null),
+        list.map((c) => c.gsc_clicks ?? null),
+        list.map((c) => c.gsc_impressions ?? null),
+        list.map((c) => c.gsc_ctr ?? null),
+        list.map((c) => c.gsc_average_position ?? null),
+        ...SERP_FEATURES.map((f) => list.map((c) => c[f] ?? false)),
+      ],
+    );
+  }
+
+  /**
+   * The keyword row keeps its newest check and the position of the one before it,
+   * recomputed from the stored checks (two primary-key probes), so checks posted out of
+   * date order or re-posted leave the right pair. The caller holds the row's lock.
+   */
+  private async refreshLatestCheck(tx: SqlTx, keywordId: number): Promise<void> {
+    await tx.run(
+      `UPDATE tracked_keywords k SET
            latest_check_date = l.check_date, latest_position = l.position,
            previous_position = (SELECT c.position FROM rank_checks c
                                 WHERE c.keyword_id = $1 AND c.check_date < l.check_date
@@ -387,9 +431,7 @@ export class RankRepository {
          FROM (SELECT * FROM rank_checks c WHERE c.keyword_id = $1
                ORDER BY c.check_date DESC LIMIT 1) l
          WHERE k.id = $1`,
-        [keywordId],
-      );
-      return list.length;
-    });
+      [keywordId],
+    );
   }
 }

@@ -56,49 +56,13 @@ export class ResearchRunner {
     metrics.researchCache.inc({ endpoint: job.kind, result: hit ? 'hit' : 'miss' });
     if (hit) return hit;
 
-    const lock = await this.locks.acquire(
-      this.locks.keyOf(job.kind, job.accountId, job.requestKey),
-      lockTtlMs(this.config),
-    );
-    if (!lock) {
-      throw new ApiError(
-        'ALREADY_RUNNING',
-        'The same request is already being fetched for this account. Retry shortly; it will be served from cache. Nothing was charged.',
-      );
-    }
+    const lock = await this.acquireLock(job);
     try {
       const again = await this.fromCache<T>(job);
       if (again) return again;
 
-      const reservation = await job.reserve().catch((e: unknown) => {
-        if (e instanceof ApiError && (e.code === 'PAYMENT_REQUIRED' || e.code === 'QUOTA_EXCEEDED'))
-          metrics.creditOperations.inc({
-            kind: e.code === 'PAYMENT_REQUIRED' ? 'credit' : 'quota',
-            operation: 'refused',
-          });
-        throw e;
-      });
-      metrics.creditOperations.inc({ kind: reservation.kind, operation: 'reserve' });
-      let data: T;
-      try {
-        data = await job.fetch(this.provider);
-      } catch (e) {
-        await this.refund(reservation, e);
-        throw e;
-      }
-      // The answer goes out only once its charge is committed; until then nothing is
-      // cached either, so a failed commit cannot turn into free data on the retry.
-      const commitError = await this.commit(reservation);
-      if (commitError !== null) {
-        // `cause`: when PostgreSQL is unreachable the exception filter counts it as such.
-        const failure = new ApiError(
-          'SERVER_ERROR',
-          'Internal error: the charge could not be recorded, so nothing was charged. It is safe to retry.',
-          { headers: { 'Retry-After': 2 }, cause: commitError },
-        );
-        await this.refund(reservation, failure);
-        throw failure;
-      }
+      const reservation = await this.reserve(job);
+      const data = await this.fetchCharged(job, reservation);
       await this.cache
         .put(job.accountId, job.kind, job.requestKey, this.provider.name, data, this.clock.now())
         .catch((err: unknown) =>
@@ -111,6 +75,63 @@ export class ResearchRunner {
         .release(lock)
         .catch((err: unknown) => this.logger.warn({ err }, 'Lock release failed'));
     }
+  }
+
+  /** The request's in-flight lock, or 409 ALREADY_RUNNING when another request holds it. */
+  private async acquireLock<T>(job: ResearchJob<T>) {
+    const lock = await this.locks.acquire(
+      this.locks.keyOf(job.kind, job.accountId, job.requestKey),
+      lockTtlMs(this.config),
+    );
+    if (!lock) {
+      throw new ApiError(
+        'ALREADY_RUNNING',
+        'The same request is already being fetched for this account. Retry shortly; it will be served from cache. Nothing was charged.',
+      );
+    }
+    return lock;
+  }
+
+  /** The job's reservation, counted in the credit metrics (refused or reserved). */
+  private async reserve<T>(job: ResearchJob<T>): Promise<Reservation> {
+    const reservation = await job.reserve().catch((e: unknown) => {
+      if (e instanceof ApiError && (e.code === 'PAYMENT_REQUIRED' || e.code === 'QUOTA_EXCEEDED'))
+        metrics.creditOperations.inc({
+          kind: e.code === 'PAYMENT_REQUIRED' ? 'credit' : 'quota',
+          operation: 'refused',
+        });
+      throw e;
+    });
+    metrics.creditOperations.inc({ kind: reservation.kind, operation: 'reserve' });
+    return reservation;
+  }
+
+  /**
+   * The provider's data once its charge is committed; a failed fetch or commit refunds the
+   * reservation and throws (a failed commit as 500 SERVER_ERROR).
+   */
+  private async fetchCharged<T>(job: ResearchJob<T>, reservation: Reservation): Promise<T> {
+    let data: T;
+    try {
+      data = await job.fetch(this.provider);
+    } catch (e) {
+      await this.refund(reservation, e);
+      throw e;
+    }
+    // The answer goes out only once its charge is committed; until then nothing is
+    // cached either, so a failed commit cannot turn into free data on the retry.
+    const commitError = await this.commit(reservation);
+    if (commitError !== null) {
+      // `cause`: when PostgreSQL is unreachable the exception filter counts it as such.
+      const failure = new ApiError(
+        'SERVER_ERROR',
+        'Internal error: the charge could not be recorded, so nothing was charged. It is safe to retry.',
+        { headers: { 'Retry-After': 2 }, cause: commitError },
+      );
+      await this.refund(reservation, failure);
+      throw failure;
+    }
+    return data;
   }
 
   /**

@@ -61,55 +61,50 @@ function registerBacklinksTool({ server, api }: ToolContext): void {
   );
 }
 
+/** The definition of keyword_research: description, input schema, annotations. */
+const KEYWORD_RESEARCH = {
+  title: 'Keyword research',
+  description:
+    'Search volume, CPC, competition, difficulty, intent, 12-month trend and SERP features of a keyword, plus related ' +
+    'keywords with the same metrics (POST /api/v1/keyword-research). Use it to size demand or find keyword ideas in a market. ' +
+    'Units: search_volume = average monthly searches; cpc, bid_low and bid_high in USD whatever the market; competition ' +
+    '(paid) 0-1; difficulty (organic) 0-100; growth m/q/y in percent; comp_domain_rank 0-1000; trend = 12 months of ' +
+    '{y, m, v}. Any metric may be null when the provider has no value. ' +
+    `${COST.research} Draws the monthly keyword-research quota; when it is used up the call is refused with ` +
+    'QUOTA_EXCEEDED (never spends credits). Recent lookups come from cache (meta.cached=true) at no quota cost.',
+  inputSchema: {
+    keyword: z.string().trim().min(1).max(200).describe('The seed keyword, at most 200 characters'),
+    location_code: z
+      .number()
+      .int()
+      .min(LOCATION_CODE_MIN)
+      .max(LOCATION_CODE_MAX)
+      .optional()
+      .describe(
+        'Market: 2000 + the ISO 3166-1 numeric country code, default 2840 (United States). Others: 2826 UK, 2124 Canada, 2036 Australia, 2356 India, 2392 Japan, ' +
+          '2276 Germany, 2250 France, 2724 Spain, 2380 Italy, 2528 Netherlands, 2076 Brazil; full list from list_locations. ' +
+          'An unknown code is refused with UNSUPPORTED_LOCATION.',
+      ),
+    language_code: withFallback(
+      LANGUAGES,
+      'Language, default en; an unknown code silently falls back to English',
+    ).optional(),
+    limit: boundedInt(1, 100, 'Most related keywords returned, 1-100, default 10'),
+    fields: fieldsArg('related_keywords', ['keyword', 'search_volume', 'difficulty']),
+  },
+  annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },
+};
+
 /** keyword_research: POST /keyword-research, a keyword's metrics and related keywords. */
 function registerKeywordResearchTool({ server, api }: ToolContext): void {
-  server.registerTool(
-    'keyword_research',
-    {
-      title: 'Keyword research',
-      description:
-        'Search volume, CPC, competition, difficulty, intent, 12-month trend and SERP features of a keyword, plus related ' +
-        'keywords with the same metrics (POST /api/v1/keyword-research). Use it to size demand or find keyword ideas in a market. ' +
-        'Units: search_volume = average monthly searches; cpc, bid_low and bid_high in USD whatever the market; competition ' +
-        '(paid) 0-1; difficulty (organic) 0-100; growth m/q/y in percent; comp_domain_rank 0-1000; trend = 12 months of ' +
-        '{y, m, v}. Any metric may be null when the provider has no value. ' +
-        `${COST.research} Draws the monthly keyword-research quota; when it is used up the call is refused with ` +
-        'QUOTA_EXCEEDED (never spends credits). Recent lookups come from cache (meta.cached=true) at no quota cost.',
-      inputSchema: {
-        keyword: z
-          .string()
-          .trim()
-          .min(1)
-          .max(200)
-          .describe('The seed keyword, at most 200 characters'),
-        location_code: z
-          .number()
-          .int()
-          .min(LOCATION_CODE_MIN)
-          .max(LOCATION_CODE_MAX)
-          .optional()
-          .describe(
-            'Market: 2000 + the ISO 3166-1 numeric country code, default 2840 (United States). Others: 2826 UK, 2124 Canada, 2036 Australia, 2356 India, 2392 Japan, ' +
-              '2276 Germany, 2250 France, 2724 Spain, 2380 Italy, 2528 Netherlands, 2076 Brazil; full list from list_locations. ' +
-              'An unknown code is refused with UNSUPPORTED_LOCATION.',
-          ),
-        language_code: withFallback(
-          LANGUAGES,
-          'Language, default en; an unknown code silently falls back to English',
-        ).optional(),
-        limit: boundedInt(1, 100, 'Most related keywords returned, 1-100, default 10'),
-        fields: fieldsArg('related_keywords', ['keyword', 'search_volume', 'difficulty']),
-      },
-      annotations: { ...READ_ONLY_EXTERNAL, idempotentHint: false },
-    },
-    async (args, extra) =>
-      toToolResult(
-        pickFields(
-          await apiPost(api, '/keyword-research', withoutFields(args), extra.signal),
-          'related_keywords',
-          args.fields,
-        ),
+  server.registerTool('keyword_research', KEYWORD_RESEARCH, async (args, extra) =>
+    toToolResult(
+      pickFields(
+        await apiPost(api, '/keyword-research', withoutFields(args), extra.signal),
+        'related_keywords',
+        args.fields,
       ),
+    ),
   );
 }
 
