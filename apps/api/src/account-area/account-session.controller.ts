@@ -12,7 +12,7 @@ import {
   isSecureBase,
   readSessionToken,
   setSessionCookie,
-} from './session-cookie';
+} from '../session/session-cookie';
 import { ChangePasswordDto, SignInDto } from './dto/session.dto';
 
 function profile(user: { id: number; email: string }, account: AccountEntity) {
