@@ -7,6 +7,7 @@ export * from './config/app-config';
 export * from './config/config.module';
 export * from './http/envelope';
 export * from './http/raw-json';
+export * from './http/bearer';
 export * from './random/prng';
 export * from './metrics/metrics';
 export * from './metrics/queues';
