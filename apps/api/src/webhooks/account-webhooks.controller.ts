@@ -7,8 +7,8 @@ import {
   WebhookSecretView,
   WebhookSecretsService,
 } from '@app/site-audit';
-import { AccountAreaController } from '../account-area/account-area.decorator';
-import { CurrentSession } from '../account-area/session.decorator';
+import { AccountAreaController } from '../session/account-area.decorator';
+import { CurrentSession } from '../session/session.decorator';
 
 /** How many deliveries the account area lists. */
 const ACCOUNT_DELIVERIES_SHOWN = 50;
