@@ -9,6 +9,7 @@ export * from './http/envelope';
 export * from './http/raw-json';
 export * from './http/bearer';
 export * from './random/prng';
+export * from './random/base62';
 export * from './metrics/metrics';
 export * from './metrics/queues';
 export * from './time/periodic-task';

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig, Clock, recordTimestamp } from '@app/core';
 import { AccountsService, AuthContext } from '@app/accounts';
 import { UsageAlertFiringRepository, thresholdReachedData } from '@app/billing';
 import { UsageAlertsHook } from '@app/gateway';
-import { WebhookDeliveriesService, assertWebhookTarget, newDeliveryId } from '@app/site-audit';
+import { WebhookDeliveriesService, assertWebhookTarget, newDeliveryId } from '@app/webhooks';
 import { UsageAlertsRepository } from './usage-alerts.repository';
 
 /** Thresholds of an account that never set its own. */

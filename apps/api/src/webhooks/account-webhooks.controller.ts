@@ -6,7 +6,7 @@ import {
   WebhookDeliveryView,
   WebhookSecretView,
   WebhookSecretsService,
-} from '@app/site-audit';
+} from '@app/webhooks';
 import { AccountAreaController } from '../session/account-area.decorator';
 import { CurrentSession } from '../session/session.decorator';
 

@@ -7,7 +7,7 @@ import {
   WebhookDeliveryView,
   WebhookSecretView,
   WebhookSecretsService,
-} from '@app/site-audit';
+} from '@app/webhooks';
 import { AdminController } from '../admin-routes/admin-route.decorator';
 import { found } from '../admin-routes/admin-http-status';
 import { WebhookDeliveriesQueryDto } from './webhook-deliveries.dto';
