@@ -1,7 +1,9 @@
 /** Unit tests beside the code; e2e tests in test/ against real PostgreSQL and Redis. */
 const moduleNameMapper = {
-  '^@app/(core|plans|redis|database|billing|accounts|gateway|site-audit|logging|providers|crawler|mcp-tools|oauth)$': '<rootDir>/libs/$1/src',
-  '^@app/(core|plans|redis|database|billing|accounts|gateway|site-audit|logging|providers|crawler|mcp-tools|oauth)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@app/(core|plans|redis|database|billing|accounts|gateway|site-audit|logging|providers|crawler|mcp-tools|oauth|webhooks)$':
+    '<rootDir>/libs/$1/src',
+  '^@app/(core|plans|redis|database|billing|accounts|gateway|site-audit|logging|providers|crawler|mcp-tools|oauth|webhooks)/(.*)$':
+    '<rootDir>/libs/$1/src/$2',
   '^@seo-api/client$': '<rootDir>/clients/typescript/src',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] };

@@ -1,6 +1,6 @@
 import type { TestingModule } from '@nestjs/testing';
 import { UsageAlertFiringRepository } from '@app/billing';
-import { WebhookDeliveriesService, WebhookSweeperService } from '@app/site-audit';
+import { WebhookDeliveriesService, WebhookSweeperService } from '@app/webhooks';
 import { UsageAlertsSweepService } from '../../apps/worker/src/usage-alerts-sweep.service';
 import { signIn } from '../helpers/account-session';
 import { AdminClient, bearer } from '../helpers/fixtures';

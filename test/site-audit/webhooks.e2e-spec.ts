@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestingModule } from '@nestjs/testing';
 import request from 'supertest';
-import { WebhookSecretsService, WebhookSweeperService } from '@app/site-audit';
+import { WebhookSecretsService, WebhookSweeperService } from '@app/webhooks';
 import { signIn } from '../helpers/account-session';
 import { AdminClient, bearer } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';

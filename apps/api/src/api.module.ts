@@ -6,7 +6,9 @@ import { AccountsModule } from '@app/accounts';
 import { GatewayModule } from '@app/gateway';
 import { LoggingModule } from '@app/logging';
 import { HealthModule } from './health/health.module';
+import { HomeModule } from './home/home.module';
 import { UsageModule } from './usage/usage.module';
+import { UsageAlertsService } from './usage/usage-alerts.service';
 import { AdminModule } from './admin/admin.module';
 import { SiteAuditApiModule } from './site-audit/site-audit.module';
 import { BacklinksModule } from './backlinks/backlinks.module';
@@ -30,8 +32,11 @@ import { RedisMemoryPolicyWatch } from '@app/redis';
     RequestDatabaseModule,
     BillingModule,
     AccountsModule,
-    GatewayModule,
+    GatewayModule.register({
+      usageAlerts: { imports: [UsageModule], hook: UsageAlertsService },
+    }),
     HealthModule,
+    HomeModule,
     AdminModule,
     OpsModule,
     UsageModule,

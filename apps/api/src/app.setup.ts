@@ -15,7 +15,7 @@ import { rootLoggerFor } from '@app/logging';
 import { mcpBodyParseErrors } from './mcp/mcp-body';
 import { mcpCorsOptions } from './mcp/mcp-access';
 import { oauthBodyErrors } from './oauth/oauth-http';
-import { adminTokenCheck } from './admin/admin.guard';
+import { adminTokenCheck } from './admin-routes/admin.guard';
 import { httpMetrics } from './ops/http-metrics';
 import { installOps } from './ops/ops.setup';
 import { installPages } from './pages/pages.module';

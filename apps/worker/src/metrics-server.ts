@@ -12,6 +12,7 @@ import {
   APP_CONFIG,
   AppConfig,
   MONITORED_QUEUES,
+  bearerToken,
   collectProcessMetrics,
   metricsRegistry,
   sampleQueueDepths,
@@ -79,8 +80,8 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
     if (req.method !== 'GET' || path !== '/metrics' || this.tokens.length === 0) {
       return send(res, 404, 'NOT_FOUND', 'Unknown endpoint.');
     }
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
-    const offered = m ? digest(m[1]) : null;
+    const token = bearerToken(req.headers.authorization);
+    const offered = token !== null ? digest(token) : null;
     let ok = false;
     for (const t of this.tokens) if (offered && timingSafeEqual(offered, t)) ok = true;
     try {

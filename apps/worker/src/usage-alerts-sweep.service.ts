@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock, PeriodicTask } from '@app/core';
 import { UsageAlertFiringRepository, thresholdReachedData } from '@app/billing';
 import { resolveLimits } from '@app/plans';
-import { WebhookDeliveriesService, newDeliveryId } from '@app/site-audit';
+import { WebhookDeliveriesService, newDeliveryId } from '@app/webhooks';
 
 /** How often the sweep looks for alerts the meter rows call for and that did not fire. */
 export const USAGE_ALERTS_SWEEP_INTERVAL_MS = 15_000;

@@ -10,7 +10,8 @@ import { DatabaseModule, GscPartitionRepository, IdempotencyKeysRepository } fro
 import { LoggingModule } from '@app/logging';
 import { RedisMemoryPolicyWatch } from '@app/redis';
 import { OAuthClientPurgeService, OAuthClientsRepository } from '@app/oauth';
-import { AuditSweeperService, SiteAuditModule, WebhookSweeperService } from '@app/site-audit';
+import { AuditSweeperService, SiteAuditModule } from '@app/site-audit';
+import { WebhookSweeperService } from '@app/webhooks';
 import { SiteAuditProcessor } from './site-audit.processor';
 import { GscMaintenanceService } from './gsc-maintenance.service';
 import { IdempotencyPurgeService } from './idempotency-purge.service';

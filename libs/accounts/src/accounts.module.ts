@@ -26,6 +26,6 @@ import { UsersService } from './users.service';
     SessionsService,
     SignInThrottle,
   ],
-  exports: [AccountsService, ApiKeysService, UsersService, SessionsService],
+  exports: [AccountsService, ApiKeysService, UsersService, SessionsService, KeyCacheInvalidation],
 })
 export class AccountsModule {}

@@ -59,8 +59,9 @@ export class AccountsService {
   }
 
   /**
-   * Something cached with the account's keys changed (its usage-alert settings): every
-   * instance drops the account's cached callers (within a second).
+   * Something cached per account changed (its usage-alert settings): every instance drops the
+   * account's cached callers and what follows them (KeyCacheInvalidation.follow), within a
+   * second.
    */
   async callerSettingsChanged(accountId: number): Promise<void> {
     await this.keyCache.accountChanged(accountId);

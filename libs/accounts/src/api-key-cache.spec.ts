@@ -9,7 +9,6 @@ const auth = (accountId: number, keyId: number): AuthContext => ({
   plan: 'pro',
   limits: {} as AuthContext['limits'],
   grantId: 0,
-  alertThresholds: [],
 });
 
 function cache(ttl = 5000): ApiKeyCache {

@@ -12,11 +12,6 @@ export interface AuthContext {
   limits: Limits;
   /** The hosted-MCP connection (OAuth grant) behind the call, or 0 for an API key. */
   grantId: number;
-  /**
-   * The account's usage-alert thresholds (percent of the monthly allowance) while it has an
-   * alert webhook_url; empty otherwise. Cached with the key, refreshed on a settings change.
-   */
-  alertThresholds: readonly number[];
 }
 
 interface CacheEntry {

@@ -11,8 +11,6 @@ interface KeyOwnerRow {
   account_id: number;
   plan: PlanName;
   overrides: LimitOverrides;
-  /** The usage-alert thresholds while alerts are on (a webhook_url is set), else null. */
-  alert_thresholds: number[] | null;
 }
 
 /** Inserts a new, unused key (in `scope`'s transaction, if any). */
@@ -89,10 +87,8 @@ export class ApiKeysRepository {
   /** The key with this hash and its account, revoked or not. */
   findOwner(keyHash: string): Promise<KeyOwnerRow | undefined> {
     return this.sql.one<KeyOwnerRow>(
-      `SELECT k.id AS key_id, k.label, k.revoked_at, a.id AS account_id, a.plan, a.overrides,
-              CASE WHEN ua.webhook_url IS NOT NULL THEN ua.thresholds END AS alert_thresholds
+      `SELECT k.id AS key_id, k.label, k.revoked_at, a.id AS account_id, a.plan, a.overrides
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
-       LEFT JOIN usage_alerts ua ON ua.account_id = a.id
        WHERE k.key_hash = $1`,
       [keyHash],
     );

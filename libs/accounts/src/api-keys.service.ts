@@ -122,7 +122,6 @@ export class ApiKeysService {
             plan: row.plan,
             limits: resolveLimits(row.plan, row.overrides),
             grantId: 0,
-            alertThresholds: row.alert_thresholds ?? [],
           }
         : null;
     if (auth) {

@@ -3,6 +3,16 @@ import type Redis from 'ioredis';
 import { ChannelSubscription, REDIS, RedisKeys, subscribeChannel } from '@app/redis';
 import { ApiKeyCache } from './api-key-cache';
 
+/**
+ * A per-process cache of account data kept as the key cache is (the usage feature's alert
+ * thresholds): it drops an account when the account's callers change on any instance, and
+ * it is told when invalidation goes live or down (then it must clear and keep entries short).
+ */
+export interface AccountCacheFollower {
+  dropAccount(accountId: number): void;
+  setLive(live: boolean): void;
+}
+
 /** What one message on the invalidation channel says. */
 type KeyCacheMessage = { key: string } | { account: number };
 
@@ -14,7 +24,7 @@ const PUBLISH_TIMEOUT_MS = 1_000;
  *
  * - A key revoked on any instance: its hash is published, every instance drops that entry.
  * - An account's plan or overrides changed: its id is published, every instance drops the
- *   entries of that account's keys.
+ *   entries of that account's keys (and what follows them: the usage-alert thresholds).
  *
  * The subscriber is a dedicated connection (a duplicate of REDIS: a subscribed connection
  * cannot run other commands), opened on module init and closed on shutdown. The channel is
@@ -28,6 +38,7 @@ export class KeyCacheInvalidation implements OnModuleInit, OnApplicationShutdown
   readonly channel: string;
   private subscription: ChannelSubscription | null = null;
   private closing = false;
+  private readonly followers: AccountCacheFollower[] = [];
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -37,10 +48,15 @@ export class KeyCacheInvalidation implements OnModuleInit, OnApplicationShutdown
     this.channel = keys.of('api-keys', 'invalidate');
   }
 
+  /** Makes another per-process account cache follow this invalidation (call before init). */
+  follow(follower: AccountCacheFollower): void {
+    this.followers.push(follower);
+  }
+
   onModuleInit(): void {
     if (!this.cache.enabled) return; // nothing cached, nothing to invalidate
     this.subscription = subscribeChannel(this.redis, this.channel, {
-      live: () => this.cache.setLive(true),
+      live: () => this.setLive(true),
       down: (reason) => this.down(reason),
       message: (message) => this.apply(message),
     });
@@ -61,7 +77,7 @@ export class KeyCacheInvalidation implements OnModuleInit, OnApplicationShutdown
 
   /** Drops the account's keys here at once and tells every other instance. */
   async accountChanged(accountId: number): Promise<void> {
-    this.cache.dropAccount(accountId);
+    this.dropAccount(accountId);
     await this.publish({ account: accountId });
   }
 
@@ -76,7 +92,17 @@ export class KeyCacheInvalidation implements OnModuleInit, OnApplicationShutdown
     if (typeof parsed !== 'object' || parsed === null) return;
     const m = parsed as Record<string, unknown>;
     if (typeof m.key === 'string') this.cache.dropKey(m.key);
-    else if (typeof m.account === 'number') this.cache.dropAccount(m.account);
+    else if (typeof m.account === 'number') this.dropAccount(m.account);
+  }
+
+  private dropAccount(accountId: number): void {
+    this.cache.dropAccount(accountId);
+    for (const f of this.followers) f.dropAccount(accountId);
+  }
+
+  private setLive(live: boolean): void {
+    this.cache.setLive(live);
+    for (const f of this.followers) f.setLive(live);
   }
 
   private async publish(message: KeyCacheMessage): Promise<void> {
@@ -100,6 +126,6 @@ export class KeyCacheInvalidation implements OnModuleInit, OnApplicationShutdown
     if (this.cache.isLive && !this.closing) {
       this.logger.warn(`key cache invalidation down (${reason}); short cache TTL until back`);
     }
-    this.cache.setLive(false);
+    this.setLive(false);
   }
 }

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError } from '@app/core';
+import { ApiError, bearerToken } from '@app/core';
 import { ApiKeysService, AuthContext } from '@app/accounts';
 import { Public } from './decorators';
 import { ApiRequest, INTERNAL_CALLER } from './request-context';
@@ -51,8 +51,7 @@ export class AuthGuard implements CanActivate {
 export function extractKey(req: ApiRequest): string | null {
   const header = req.headers.authorization;
   if (typeof header === 'string' && header.length > 0) {
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    return m ? m[1] : '';
+    return bearerToken(header) ?? '';
   }
   const q = req.query?.api_key;
   return typeof q === 'string' && q.length > 0 ? q : null;

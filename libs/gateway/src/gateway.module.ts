@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
@@ -15,6 +15,12 @@ import { IdempotencyGuard } from './idempotency.guard';
 import { IdempotencyKeysRepository } from '@app/database';
 import { ApiExceptionFilter } from './exception.filter';
 import { ApiValidationPipe } from './validation';
+import { UsageAlertsHook } from './usage-line';
+
+/** What the app gives the pipeline: the usage feature's alert check, and the module it is in. */
+export interface GatewayOptions {
+  usageAlerts?: { imports: ModuleMetadata['imports']; hook: Type<UsageAlertsHook> };
+}
 
 /**
  * The request pipeline every public route goes through, in this order:
@@ -22,6 +28,7 @@ import { ApiValidationPipe } from './validation';
  * (monthly meter, 429) → IdempotencyGuard (POST with Idempotency-Key: claim, 409, 422, or
  * the kept answer again) → ApiValidationPipe (422) → handler → success envelope
  * (EnvelopeExpressAdapter, where the reply is written); any error → ApiExceptionFilter.
+ * `register` wires the usage feature's alert check into MeteringGuard (UsageAlertsHook).
  */
 @Module({
   imports: [
@@ -48,4 +55,13 @@ import { ApiValidationPipe } from './validation';
     { provide: APP_PIPE, useClass: ApiValidationPipe },
   ],
 })
-export class GatewayModule {}
+export class GatewayModule {
+  static register(options: GatewayOptions = {}): DynamicModule {
+    const alerts = options.usageAlerts;
+    return {
+      module: GatewayModule,
+      imports: alerts?.imports ?? [],
+      providers: alerts ? [{ provide: UsageAlertsHook, useExisting: alerts.hook }] : [],
+    };
+  }
+}

@@ -4,7 +4,7 @@ import { ApiError, Clock, monthAfter } from '@app/core';
 import { CallMeterService } from '@app/billing';
 import { CostGroup } from './decorators';
 import { ApiRequest } from './request-context';
-import { UsageAlertsHook, endpointName, reachesThreshold, usageLine } from './usage-line';
+import { UsageAlertsHook, endpointName, usageLine } from './usage-line';
 
 /**
  * The monthly call meter, the last global guard: after auth, plan and the per-minute
@@ -55,13 +55,9 @@ export class MeteringGuard implements CanActivate {
       );
     }
     req.meter = { used: result.used, limit, periodStart: result.periodStart };
-    if (
-      limit !== null &&
-      this.alerts &&
-      auth.alertThresholds.length > 0 &&
-      reachesThreshold(auth.alertThresholds, result.used, limit)
-    ) {
-      await this.alerts.reached(auth, result.used, limit, result.periodStart, this.clock.now());
+    if (limit !== null && this.alerts) {
+      const alerting = this.alerts.counted(auth, result.used, limit, result.periodStart);
+      if (alerting) await alerting;
     }
     return true;
   }

@@ -48,17 +48,19 @@ export function reachesThreshold(
 }
 
 /**
- * What the metering guard calls when a counted call reaches a usage-alert threshold (only
- * then): provided by the API app, which records the alert and its webhook delivery. Absent,
- * no alerts are sent. `periodStart` is the meter's month (PostgreSQL's). Should recording
- * fail, the worker's sweep derives the alert from the meter row (docs/usage-history.md).
+ * What the metering guard calls after each counted call of an account with a monthly limit
+ * (`used` of `limit` in the meter's month `periodStart`, PostgreSQL's): the usage feature's
+ * alert check, given to GatewayModule.register by the app (absent, no alerts are sent). It
+ * answers undefined when nothing is due, decided synchronously from its per-process cache of
+ * the account's thresholds, so the common call costs no promise, no SQL, no Redis; else a
+ * promise that records the alerts reached. Should recording fail, the worker's sweep derives
+ * the alert from the meter row (docs/usage-history.md).
  */
 export abstract class UsageAlertsHook {
-  abstract reached(
+  abstract counted(
     auth: AuthContext,
     used: number,
     limit: number,
     periodStart: string,
-    now: Date,
-  ): Promise<void>;
+  ): Promise<void> | undefined;
 }

@@ -53,8 +53,6 @@ interface AccessRow {
   last_used_at: Date | null;
   plan: PlanName;
   overrides: Record<string, number | 'unlimited'>;
-  /** The usage-alert thresholds while alerts are on (a webhook_url is set), else null. */
-  alert_thresholds: number[] | null;
 }
 
 export interface ConnectionRow {
@@ -211,13 +209,11 @@ export class OAuthGrantsRepository {
   findAccess(hash: string, now: Date): Promise<AccessRow | undefined> {
     return this.sql.one<AccessRow>(
       `SELECT g.id AS grant_id, g.account_id, t.expires_at, g.scopes, g.resource,
-              cl.client_id, cl.client_name, g.last_used_at, a.plan, a.overrides,
-              CASE WHEN ua.webhook_url IS NOT NULL THEN ua.thresholds END AS alert_thresholds
+              cl.client_id, cl.client_name, g.last_used_at, a.plan, a.overrides
        FROM oauth_tokens t
        JOIN oauth_grants g ON g.id = t.grant_id
        JOIN oauth_clients cl ON cl.id = g.client_pk
        JOIN accounts a ON a.id = g.account_id
-       LEFT JOIN usage_alerts ua ON ua.account_id = a.id
        WHERE t.token_hash = $1 AND t.kind = 'access' AND t.revoked_at IS NULL
          AND t.expires_at > $2 AND g.revoked_at IS NULL`,
       [hash, now],

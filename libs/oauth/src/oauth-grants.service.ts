@@ -239,7 +239,6 @@ export class OAuthGrantsService {
         plan: row.plan,
         limits: resolveLimits(row.plan, row.overrides),
         grantId: row.grant_id,
-        alertThresholds: row.alert_thresholds ?? [],
       },
       grantId: row.grant_id,
       clientId: row.client_id,

@@ -14,4 +14,3 @@ export * from './site-audit.service';
 export * from './audit-report.service';
 export * from './audit-sweeper.service';
 export * from './site-audit.module';
-export * from './webhooks';

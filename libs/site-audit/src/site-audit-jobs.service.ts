@@ -13,7 +13,7 @@ import { JobsRepository } from './jobs.repository';
 import { PAGE_BUDGET_WINDOW_DAYS, effectiveMaxPages, pageBudgetResetsAt } from './page-budget';
 import { PageBudgetRepository } from './page-budget.repository';
 import { SITE_AUDIT_ENDPOINT } from './site-audit.queue';
-import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
+import { WebhookDeliveriesService } from '@app/webhooks';
 
 export interface SiteAuditParams {
   url: string;

@@ -3,6 +3,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
+import { WebhooksModule } from '@app/webhooks';
 import { AuditReportService } from './audit-report.service';
 import { AuditsRepository } from './audits.repository';
 import { JobEventsPublisher } from './job-events';
@@ -16,16 +17,17 @@ import {
   SiteAuditQueue,
   bullRootOptions,
 } from './site-audit.queue';
-import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
-import { WebhookSecretsService } from './webhooks/webhook-secrets.service';
-import { WEBHOOKS_QUEUE, WEBHOOK_JOB_OPTIONS, WebhooksQueue } from './webhooks/webhooks.queue';
-import { WebhooksRepository } from './webhooks/webhooks.repository';
+import { JobWebhookRecords } from './job-webhook-records';
+
+/** The webhooks library, told how a job event finds the job's final record. */
+const Webhooks = WebhooksModule.register(JobWebhookRecords, [JobsRepository]);
 
 /**
  * Site audits, shared by the API (starts audits, serves job records and report pages) and the
  * worker (runs them; it also provides AuditSweeperService and WebhookSweeperService): the
- * BullMQ connection, the site-audit and webhooks queues,
- * job records, the page budget, stored audits. Needs the global CoreModule and DatabaseModule.
+ * BullMQ connection, the site-audit queue, job records, the page budget, stored audits; and
+ * the webhooks library (libs/webhooks), registered here with the job records its job events
+ * send, and exported. Needs the global CoreModule and DatabaseModule.
  */
 @Module({
   imports: [
@@ -36,7 +38,7 @@ import { WebhooksRepository } from './webhooks/webhooks.repository';
       useFactory: (config: AppConfig) => bullRootOptions(config),
     }),
     BullModule.registerQueue({ name: SITE_AUDIT_QUEUE, defaultJobOptions: SITE_AUDIT_JOB_OPTIONS }),
-    BullModule.registerQueue({ name: WEBHOOKS_QUEUE, defaultJobOptions: WEBHOOK_JOB_OPTIONS }),
+    Webhooks,
   ],
   providers: [
     JobsRepository,
@@ -47,18 +49,7 @@ import { WebhooksRepository } from './webhooks/webhooks.repository';
     SiteAuditService,
     AuditReportService,
     JobEventsPublisher,
-    WebhooksRepository,
-    WebhooksQueue,
-    WebhookSecretsService,
-    WebhookDeliveriesService,
   ],
-  exports: [
-    SiteAuditQueue,
-    SiteAuditJobsService,
-    SiteAuditService,
-    AuditReportService,
-    WebhookSecretsService,
-    WebhookDeliveriesService,
-  ],
+  exports: [SiteAuditQueue, SiteAuditJobsService, SiteAuditService, AuditReportService, Webhooks],
 })
 export class SiteAuditModule {}

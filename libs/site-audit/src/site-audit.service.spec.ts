@@ -13,7 +13,6 @@ const auth: AuthContext = {
   plan: 'pro',
   limits: resolveLimits('pro', {}),
   grantId: 0,
-  alertThresholds: [],
 };
 function service(
   overrides: {

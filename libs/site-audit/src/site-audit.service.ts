@@ -19,7 +19,7 @@ import { ENQUEUE_FAILED } from './crawl-failure';
 import { newJobId } from './ids';
 import { CreateResult, SiteAuditJobsService } from './site-audit-jobs.service';
 import { SiteAuditQueue } from './site-audit.queue';
-import { assertWebhookTarget } from './webhooks/webhook-url';
+import { assertWebhookTarget } from '@app/webhooks';
 
 const DEFAULT_DEPTH = 3;
 const DEFAULT_MAX_PAGES = 100;

@@ -6,12 +6,11 @@ import { AccountSessionController } from './account-session.controller';
 import { UsageModule } from '../usage/usage.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { AccountKeysController } from './account-keys.controller';
-import { AccountUsageController } from './account-usage.controller';
 import { AccountConnectionsController } from './account-connections.controller';
 import { AccountPagesController } from './account-pages.controller';
 import { AccountSignInController } from './account-sign-in.controller';
-import { SameOriginGuard } from './same-origin.guard';
-import { SessionGuard } from './session.guard';
+import { SameOriginGuard } from '../session/same-origin.guard';
+import { SessionModule } from '../session/session.module';
 
 /**
  * The account area: people signed in with a session cookie (/account/v1 JSON API, pages
@@ -20,16 +19,15 @@ import { SessionGuard } from './session.guard';
  * See docs/account-sessions.md.
  */
 @Module({
-  imports: [AccountsModule, UsageModule, OAuthModule, SiteAuditModule],
+  imports: [AccountsModule, SessionModule, UsageModule, OAuthModule, SiteAuditModule],
   controllers: [
     AccountSessionController,
     AccountKeysController,
-    AccountUsageController,
     AccountConnectionsController,
     AccountSignInController,
     AccountPagesController,
   ],
-  providers: [SessionGuard, SameOriginGuard, { provide: APP_GUARD, useClass: SameOriginGuard }],
-  exports: [AccountsModule, SessionGuard, SameOriginGuard],
+  providers: [{ provide: APP_GUARD, useClass: SameOriginGuard }],
+  exports: [AccountsModule, SessionModule],
 })
 export class AccountAreaModule {}

@@ -4,8 +4,8 @@ import { ApiError } from '@app/core';
 import { SessionContext } from '@app/accounts';
 import { ParseIdPipe } from '@app/gateway';
 import { ConnectionView, OAuthGrantsService } from '@app/oauth';
-import { AccountAreaController } from './account-area.decorator';
-import { CurrentSession } from './session.decorator';
+import { AccountAreaController } from '../session/account-area.decorator';
+import { CurrentSession } from '../session/session.decorator';
 
 export type { ConnectionView } from '@app/oauth';
 

@@ -3,8 +3,8 @@ import { ApiOperation } from '@nestjs/swagger';
 import { ApiError } from '@app/core';
 import { ApiKeysService, SessionContext, newKeyView, ownKeyView } from '@app/accounts';
 import { ParseIdPipe } from '@app/gateway';
-import { AccountAreaController } from './account-area.decorator';
-import { CurrentSession } from './session.decorator';
+import { AccountAreaController } from '../session/account-area.decorator';
+import { CurrentSession } from '../session/session.decorator';
 import { CreateOwnApiKeyDto } from './dto/api-key.dto';
 
 /**

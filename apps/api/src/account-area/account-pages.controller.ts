@@ -7,14 +7,9 @@ import { Public } from '@app/gateway';
 import { UsageHistoryService } from '@app/billing';
 import { UsageService } from '../usage/usage.service';
 import { UsageAlertsService } from '../usage/usage-alerts.service';
-import {
-  CONSOLE_PAGE,
-  CONSOLE_PATH,
-  ConsoleQuota,
-  SIGN_IN_PATH,
-  consolePage,
-} from './account-pages';
-import { clearSessionCookie, isSecureBase, readSessionToken } from './session-cookie';
+import { CONSOLE_PAGE, CONSOLE_PATH, ConsoleQuota, consolePage } from './account-pages';
+import { SIGN_IN_PATH } from '../session/session-pages';
+import { clearSessionCookie, isSecureBase, readSessionToken } from '../session/session-cookie';
 import { CSRF_FIELD, sessionCsrfToken, tokensMatch } from '../pages/csrf';
 import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
 import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';

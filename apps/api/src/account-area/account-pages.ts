@@ -1,5 +1,6 @@
 import { plainDate, recordTimestamp } from '@app/core';
 import type { UsageDay, UsageEndpoint } from '@app/billing';
+import { ConnectingApp, planTitle } from '../session/session-pages';
 import { UsageChart, usageChart } from './usage-chart';
 
 /**
@@ -9,7 +10,6 @@ import { UsageChart, usageChart } from './usage-chart';
  * account-area/assets) served under /assets; no inline script or style, no outside resources.
  */
 
-export const SIGN_IN_PATH = '/account/sign-in';
 export const CONSOLE_PATH = '/account';
 /** The short-lived cookie of the sign-in form's CSRF token (double submit). */
 export const SIGN_IN_CSRF_COOKIE = 'seo_signin_csrf';
@@ -43,31 +43,11 @@ export function safeReturnTo(value: unknown): string | null {
   }
 }
 
-const PLAN_TITLES: Record<string, string> = {
-  free: 'Free',
-  starter: 'Starter',
-  pro: 'Pro',
-  agency: 'Agency',
-};
-
-export const planTitle = (plan: string): string => PLAN_TITLES[plan] ?? plan;
-
 const num = (n: number): string => n.toLocaleString('en-US');
 const when = (d: Date): string => `${recordTimestamp(d)} UTC`;
 
 // ---------------------------------------------------------------------------------------
 // Sign-in
-
-/**
- * The app asking to connect, when the sign-in resumes an OAuth authorization request (its
- * return_to is /oauth/authorize). Its name comes from outside (the app registered it).
- */
-export interface ConnectingApp {
-  /** The registered client's name; null when the request names no client we know. */
-  name: string | null;
-  /** The client's metadata-document URL when that URL is its identity, else null. */
-  identityUrl: string | null;
-}
 
 export interface SignInView {
   csrfToken: string;

@@ -4,15 +4,15 @@ import type { Response } from 'express';
 import { APP_CONFIG, AppConfig, ApiError } from '@app/core';
 import { AccountsService, SessionContext, SessionsService, UsersService } from '@app/accounts';
 import { AccountEntity } from '@app/database';
-import { AccountAreaController } from './account-area.decorator';
-import { CurrentSession } from './session.decorator';
-import { AccountAreaRequest, SignedOutAllowed } from './session.guard';
+import { AccountAreaController } from '../session/account-area.decorator';
+import { CurrentSession } from '../session/session.decorator';
+import { AccountAreaRequest, SignedOutAllowed } from '../session/session.guard';
 import {
   clearSessionCookie,
   isSecureBase,
   readSessionToken,
   setSessionCookie,
-} from './session-cookie';
+} from '../session/session-cookie';
 import { ChangePasswordDto, SignInDto } from './dto/session.dto';
 
 function profile(user: { id: number; email: string }, account: AccountEntity) {

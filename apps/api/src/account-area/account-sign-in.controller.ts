@@ -5,21 +5,29 @@ import { APP_CONFIG, AppConfig, ApiError } from '@app/core';
 import { SessionsService, UsersService } from '@app/accounts';
 import { Public } from '@app/gateway';
 import { OAuthClientsService } from '@app/oauth';
-import { authorizationClientId, connectingApp } from '../oauth/oauth-pages';
 import { CSRF_FIELD, newCsrfToken, tokensMatch } from '../pages/csrf';
 import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';
 import {
   CONSOLE_PATH,
-  ConnectingApp,
   SIGN_IN_CSRF_COOKIE,
   SIGN_IN_CSRF_MAX_AGE_SECONDS,
   SIGN_IN_PAGE,
-  SIGN_IN_PATH,
   SignInView,
   safeReturnTo,
   signInPage,
 } from './account-pages';
-import { isSecureBase, readCookie, readSessionToken, setSessionCookie } from './session-cookie';
+import {
+  isSecureBase,
+  readCookie,
+  readSessionToken,
+  setSessionCookie,
+} from '../session/session-cookie';
+import {
+  ConnectingApp,
+  SIGN_IN_PATH,
+  authorizationClientId,
+  connectingApp,
+} from '../session/session-pages';
 
 const CSRF_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 

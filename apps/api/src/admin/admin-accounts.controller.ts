@@ -7,8 +7,8 @@ import { OAuthGrantsService } from '@app/oauth';
 import { AccountEntity } from '@app/database';
 import { ParseIdPipe, RequestId } from '@app/gateway';
 import { UsageService } from '../usage/usage.service';
-import { AdminController } from './admin-route.decorator';
-import { found } from './admin-http-status';
+import { AdminController } from '../admin-routes/admin-route.decorator';
+import { found } from '../admin-routes/admin-http-status';
 import { accountView, keyView, newKeyView } from './admin-accounts.mapper';
 import { CreateAccountDto, CreateApiKeyDto, CreditsDto, UpdateAccountDto } from './dto/account.dto';
 

@@ -2,8 +2,8 @@ import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { AccountsService, UsersService } from '@app/accounts';
 import { ParseIdPipe } from '@app/gateway';
-import { AdminController } from './admin-route.decorator';
-import { found } from './admin-http-status';
+import { AdminController } from '../admin-routes/admin-route.decorator';
+import { found } from '../admin-routes/admin-http-status';
 import { newUserView, userView } from './admin-users.mapper';
 import { CreateUserDto } from './dto/user.dto';
 

@@ -5,17 +5,21 @@ import { SiteAuditModule } from '@app/site-audit';
 import { OAuthModule } from '../oauth/oauth.module';
 import { UsageModule } from '../usage/usage.module';
 import { AdminAccountsController } from './admin-accounts.controller';
-import { AdminGuard } from './admin.guard';
+import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { AdminUsersController } from './admin-users.controller';
-import { AdminUsageController } from './admin-usage.controller';
 
 /** Internal operations under /admin/v1 (see docs/admin-api.md in shared docs). */
 @Module({
   // UsageModule: the account read's usage (UsageService.usedBy); imported here, not only
   // through ApiModule, so that a context without ApiModule (the demo seed) resolves it.
-  imports: [AccountsModule, BillingModule, SiteAuditModule, OAuthModule, UsageModule],
-  controllers: [AdminAccountsController, AdminUsersController, AdminUsageController],
-  providers: [AdminGuard],
-  exports: [AdminGuard],
+  imports: [
+    AccountsModule,
+    BillingModule,
+    SiteAuditModule,
+    OAuthModule,
+    UsageModule,
+    AdminRoutesModule,
+  ],
+  controllers: [AdminAccountsController, AdminUsersController],
 })
 export class AdminModule {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AdminModule } from '../admin/admin.module';
+import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { AiVisibilityController } from './ai-visibility.controller';
 import { AiVisibilityIngestionController } from './ai-visibility-ingestion.controller';
 import { AiVisibilityRepository } from './ai-visibility.repository';
@@ -10,7 +10,7 @@ import { AiVisibilityService } from './ai-visibility.service';
  * never refused at the cap) and the admin ingestion under /admin/v1 (projects, scans).
  */
 @Module({
-  imports: [AdminModule],
+  imports: [AdminRoutesModule],
   controllers: [AiVisibilityController, AiVisibilityIngestionController],
   providers: [AiVisibilityRepository, AiVisibilityService],
   exports: [AiVisibilityRepository, AiVisibilityService],

@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, CoreModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
-import { WebhookSecretsService, WebhooksRepository } from '@app/site-audit';
+import { WebhookSecretsService, WebhooksRepository } from '@app/webhooks';
 
 /** Only what re-encryption needs: config, PostgreSQL, the secrets' service and statements. */
 @Module({

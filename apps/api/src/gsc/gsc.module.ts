@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AdminModule } from '../admin/admin.module';
+import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { GscController } from './gsc.controller';
 import { GscIngestionController } from './gsc-ingestion.controller';
 import { GscRepository } from './gsc.repository';
@@ -10,7 +10,7 @@ import { GscIngestionRepository } from './gsc-ingestion.repository';
  * refused at the cap) and the admin ingestion under /admin/v1 (properties, daily rows).
  */
 @Module({
-  imports: [AdminModule],
+  imports: [AdminRoutesModule],
   controllers: [GscController, GscIngestionController],
   providers: [GscRepository, GscIngestionRepository],
   exports: [GscIngestionRepository],

@@ -2,6 +2,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
+import { bearerToken as parseBearer } from '@app/core';
 import { MCP_SCOPES } from '../oauth/oauth-scopes';
 
 /**
@@ -67,8 +68,7 @@ export function wwwAuthenticate(publicBaseUrl: string, tokenSent: boolean): stri
 /** The bearer of an Authorization header: the token, '' when the header is not a bearer, null when absent. */
 export function bearerToken(header: string | undefined): string | null {
   if (header === undefined || header === '') return null;
-  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return m ? m[1] : '';
+  return parseBearer(header) ?? '';
 }
 
 /**

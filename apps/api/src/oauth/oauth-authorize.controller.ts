@@ -11,8 +11,8 @@ import {
 } from '@app/oauth';
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { SIGN_IN_PATH } from '../account-area/account-pages';
-import { readSessionToken } from '../account-area/session-cookie';
+import { readSessionToken } from '../session/session-cookie';
+import { SIGN_IN_PATH } from '../session/session-pages';
 import { CSRF_FIELD, sessionCsrfToken, tokensMatch } from '../pages/csrf';
 import { MESSAGE_PAGE, MessagePage } from '../pages/message.view';
 import { pageHeaders, readForm, redirectPage, renderPage } from '../pages/page-response';

@@ -1,14 +1,11 @@
-import { OAuthClient, privateUseScheme } from '@app/oauth';
-import { ConnectingApp, planTitle } from '../account-area/account-pages';
+import { privateUseScheme } from '@app/oauth';
+import { planTitle } from '../session/session-pages';
 
 /**
  * The OAuth pages' view models: the consent page (views/consent.hbs), the page for an
- * authorization request that cannot be sent back to the app (views/authorize-error.hbs), and
- * what the sign-in page shows of the app asking (account-area/views/sign-in.hbs).
+ * authorization request that cannot be sent back to the app (views/authorize-error.hbs).
  */
 
-/** The authorization endpoint: the sign-in form returns to it when the person was signed out. */
-const AUTHORIZE_PATH = '/oauth/authorize';
 export const CONSENT_PAGE = 'oauth/views/consent';
 export const AUTHORIZE_ERROR_PAGE = 'oauth/views/authorize-error';
 export const HAND_BACK_PAGE = 'oauth/views/hand-back';
@@ -163,28 +160,4 @@ interface AuthorizeErrorPage {
 
 export function authorizeErrorPage(message: string): AuthorizeErrorPage {
   return { title: 'Connection request refused', message };
-}
-
-/**
- * The client_id of the authorization request a sign-in's return_to path (already checked by
- * safeReturnTo) resumes: '' when the request names none, null when the path is not the
- * authorization endpoint.
- */
-export function authorizationClientId(returnTo: string | null | undefined): string | null {
-  if (!returnTo) return null;
-  const url = new URL(returnTo, 'http://return-to.invalid');
-  if (url.pathname.replace(/\/+$/, '').toLowerCase() !== AUTHORIZE_PATH) return null;
-  return url.searchParams.get('client_id') ?? '';
-}
-
-/**
- * The app as the sign-in page names it: the registered client's name (none for a client we
- * do not know, or a blank name), and its URL when the client is known by its metadata
- * document (as on the consent page).
- */
-export function connectingApp(client: OAuthClient | undefined): ConnectingApp {
-  return {
-    name: client?.client_name?.trim() || null,
-    identityUrl: client?.client_id.startsWith('https://') ? client.client_id : null,
-  };
 }

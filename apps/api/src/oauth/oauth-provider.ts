@@ -24,8 +24,8 @@ import type {
   OAuthTokenRevocationRequest,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { SIGN_IN_PATH } from '../account-area/account-pages';
-import { readSessionToken } from '../account-area/session-cookie';
+import { readSessionToken } from '../session/session-cookie';
+import { SIGN_IN_PATH } from '../session/session-pages';
 import { sessionCsrfToken } from '../pages/csrf';
 import { pageHeaders, redirectPage, renderPage } from '../pages/page-response';
 import {

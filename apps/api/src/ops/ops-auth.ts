@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { APP_CONFIG, ApiError, AppConfig, Clock } from '@app/core';
+import { APP_CONFIG, ApiError, AppConfig, Clock, bearerToken } from '@app/core';
 import { AdminAuthThrottle } from '@app/redis';
 import { safeReturnTo } from '../account-area/account-pages';
 
@@ -51,7 +51,7 @@ export class OpsAuth {
 
   /** True when the Authorization header carries the admin token (or METRICS_TOKEN when `metrics`). */
   bearerOk(req: Request, metrics: boolean): boolean {
-    const token = bearerOf(req);
+    const token = bearerToken(req.headers.authorization);
     if (token === null) return false;
     const d = digest(token);
     // Both comparisons always run: the time does not say which token matched.
@@ -165,11 +165,6 @@ export function handOffLocation(originalUrl: string, mount: string): string {
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
-}
-
-function bearerOf(req: Request): string | null {
-  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
-  return m ? m[1] : null;
 }
 
 /** The value of a cookie in the request's Cookie header, or null. */

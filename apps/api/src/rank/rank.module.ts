@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AdminModule } from '../admin/admin.module';
+import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { RankController } from './rank.controller';
 import { RankIngestionController } from './rank-ingestion.controller';
 import { RankRepository } from './rank.repository';
@@ -10,7 +10,7 @@ import { RankKeywordPages } from './rank-keyword-pages';
  * refused at the cap) and the admin ingestion under /admin/v1 (projects, keywords, checks).
  */
 @Module({
-  imports: [AdminModule],
+  imports: [AdminRoutesModule],
   controllers: [RankController, RankIngestionController],
   providers: [RankRepository, RankKeywordPages],
   exports: [RankRepository],

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength, ValidationArguments, registerDecorator } from 'class-validator';
 import { BodyInt, Required, Rules, Text, Trim } from '@app/gateway';
-import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from '@app/site-audit';
+import { IsWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from '@app/webhooks';
 
 const MAX_URL_LENGTH = 2048;
 
@@ -32,21 +32,6 @@ function IsCrawlableUrl(): PropertyDecorator {
         validate: (value: unknown) => crawlableUrlProblem(value) === null,
         defaultMessage: (args?: ValidationArguments) =>
           crawlableUrlProblem(args?.value) ?? 'url is invalid',
-      },
-    });
-}
-
-/** A webhook_url as POST /site-audit and the usage alerts take it (syntax; the host is checked later). */
-export function IsWebhookUrl(): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name: 'isWebhookUrl',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      validator: {
-        validate: (value: unknown) => webhookUrlProblem(value) === null,
-        defaultMessage: (args?: ValidationArguments) =>
-          webhookUrlProblem(args?.value) ?? 'webhook_url is invalid',
       },
     });
 }

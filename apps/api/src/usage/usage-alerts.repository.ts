@@ -20,6 +20,15 @@ export class UsageAlertsRepository {
     return this.sql.repository(UsageAlertsEntity).findOneBy({ accountId });
   }
 
+  /** The account's thresholds while alerts are on (a webhook_url is set), else none. */
+  async activeThresholds(accountId: number): Promise<number[]> {
+    const row = await this.sql.one<{ thresholds: number[] }>(
+      `SELECT thresholds FROM usage_alerts WHERE account_id = $1 AND webhook_url IS NOT NULL`,
+      [accountId],
+    );
+    return row?.thresholds ?? [];
+  }
+
   /** Replaces the account's settings (one upsert). */
   async save(
     accountId: number,

@@ -2,8 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, Clock, recordTimestamp } from '@app/core';
 import { AccountsService, AuthContext } from '@app/accounts';
 import { UsageAlertFiringRepository, thresholdReachedData } from '@app/billing';
-import { UsageAlertsHook } from '@app/gateway';
-import { WebhookDeliveriesService, assertWebhookTarget, newDeliveryId } from '@app/site-audit';
+import { UsageAlertsHook, reachesThreshold } from '@app/gateway';
+import { WebhookDeliveriesService, assertWebhookTarget, newDeliveryId } from '@app/webhooks';
+import { UsageAlertThresholds } from './usage-alert-thresholds';
 import { UsageAlertsRepository } from './usage-alerts.repository';
 
 /** Thresholds of an account that never set its own. */
@@ -37,6 +38,7 @@ export class UsageAlertsService implements UsageAlertsHook {
 
   constructor(
     private readonly repo: UsageAlertsRepository,
+    private readonly thresholds: UsageAlertThresholds,
     private readonly firing: UsageAlertFiringRepository,
     private readonly deliveries: WebhookDeliveriesService,
     private readonly accounts: AccountsService,
@@ -44,14 +46,46 @@ export class UsageAlertsService implements UsageAlertsHook {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async reached(
+  /**
+   * The metering guard's check after a counted call (UsageAlertsHook): the account's
+   * thresholds from the process cache (read from PostgreSQL on a miss), and nothing more
+   * unless the count reaches one of them.
+   */
+  counted(
     auth: AuthContext,
     used: number,
     limit: number,
     month: string,
-    now: Date,
+  ): Promise<void> | undefined {
+    const thresholds = this.thresholds.get(auth.accountId);
+    if (thresholds === undefined) return this.loadThenCheck(auth, used, limit, month);
+    if (thresholds.length === 0 || !reachesThreshold(thresholds, used, limit)) return undefined;
+    return this.reached(auth, thresholds, used, limit, month);
+  }
+
+  private async loadThenCheck(
+    auth: AuthContext,
+    used: number,
+    limit: number,
+    month: string,
   ): Promise<void> {
-    for (const threshold of auth.alertThresholds) {
+    const epoch = this.thresholds.epoch();
+    const thresholds = await this.repo.activeThresholds(auth.accountId);
+    this.thresholds.set(auth.accountId, thresholds, epoch);
+    if (thresholds.length > 0 && reachesThreshold(thresholds, used, limit)) {
+      await this.reached(auth, thresholds, used, limit, month);
+    }
+  }
+
+  private async reached(
+    auth: AuthContext,
+    thresholds: readonly number[],
+    used: number,
+    limit: number,
+    month: string,
+  ): Promise<void> {
+    const now = this.clock.now();
+    for (const threshold of thresholds) {
       if (used * 100 < threshold * limit) continue;
       const mark = `${auth.accountId}:${month}:${threshold}`;
       if (this.fired.has(mark)) continue;

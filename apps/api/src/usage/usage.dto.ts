@@ -12,8 +12,7 @@ import {
 } from 'class-validator';
 import { USAGE_HISTORY_MAX_DAYS } from '@app/billing';
 import { QueryInt, Rules, Text } from '@app/gateway';
-import { MAX_WEBHOOK_URL_LENGTH } from '@app/site-audit';
-import { IsWebhookUrl } from '../site-audit/site-audit.dto';
+import { IsWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from '@app/webhooks';
 
 /** GET /account/v1/usage/history?days= (and the admin twin). */
 export class UsageHistoryQueryDto {

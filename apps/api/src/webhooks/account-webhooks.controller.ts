@@ -6,9 +6,9 @@ import {
   WebhookDeliveryView,
   WebhookSecretView,
   WebhookSecretsService,
-} from '@app/site-audit';
-import { AccountAreaController } from '../account-area/account-area.decorator';
-import { CurrentSession } from '../account-area/session.decorator';
+} from '@app/webhooks';
+import { AccountAreaController } from '../session/account-area.decorator';
+import { CurrentSession } from '../session/session.decorator';
 
 /** How many deliveries the account area lists. */
 const ACCOUNT_DELIVERIES_SHOWN = 50;

@@ -7,9 +7,9 @@ import {
   WebhookDeliveryView,
   WebhookSecretView,
   WebhookSecretsService,
-} from '@app/site-audit';
-import { AdminController } from '../admin/admin-route.decorator';
-import { found } from '../admin/admin-http-status';
+} from '@app/webhooks';
+import { AdminController } from '../admin-routes/admin-route.decorator';
+import { found } from '../admin-routes/admin-http-status';
 import { WebhookDeliveriesQueryDto } from './webhook-deliveries.dto';
 
 /** An account's site-audit webhooks: its signing secret and its deliveries (docs/webhooks.md). */

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@app/accounts';
 import { SiteAuditModule } from '@app/site-audit';
-import { AccountAreaModule } from '../account-area/account-area.module';
-import { AdminModule } from '../admin/admin.module';
+import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
+import { SessionModule } from '../session/session.module';
 import { AccountWebhooksController } from './account-webhooks.controller';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 
@@ -13,7 +13,7 @@ import { AdminWebhooksController } from './admin-webhooks.controller';
  * libs/site-audit/src/webhooks; the worker's delivery processor in apps/worker/src/webhooks.
  */
 @Module({
-  imports: [AccountsModule, SiteAuditModule, AccountAreaModule, AdminModule],
+  imports: [AccountsModule, SiteAuditModule, SessionModule, AdminRoutesModule],
   controllers: [AccountWebhooksController, AdminWebhooksController],
 })
 export class WebhooksModule {}

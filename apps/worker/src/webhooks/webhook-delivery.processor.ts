@@ -7,7 +7,7 @@ import {
   WEBHOOKS_QUEUE,
   WebhookDeliveriesService,
   WebhookJobPayload,
-} from '@app/site-audit';
+} from '@app/webhooks';
 
 /** WEBHOOK_CONCURRENCY, read when the class is declared (as the site-audit worker options are). */
 function webhookConcurrency(): number {

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, Clock, isoTimestamp, metrics } from '@app/core';
 import type { WebhookDeliveryEntity, WebhookEvent } from '@app/database';
-import { newDeliveryId } from '../ids';
-import { toJobRecord } from '../job-record.mapper';
-import { JobsRepository } from '../jobs.repository';
-import { postWebhook } from './webhook-sender';
+import { newDeliveryId } from './delivery-id';
+import { WebhookJobRecords } from './webhook-job-records';
+import { WebhookResponse, postWebhook } from './webhook-sender';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { signWebhook } from './webhook-signature';
 import { webhookAddressPolicy } from './webhook-url';
@@ -21,6 +20,14 @@ export type AttemptOutcome =
   | { outcome: 'failed' | 'gone' }
   | { outcome: 'skipped' };
 
+/** The status an attempt leaves on the delivery's row. */
+const STORED_STATUS = {
+  delivered: 'delivered',
+  retry: 'pending',
+  failed: 'failed',
+  gone: 'failed',
+} as const;
+
 /**
  * Webhook deliveries: the outbox row written with the job's terminal transition, the enqueue
  * after the commit, and one signed attempt at a time (the worker's processor calls
@@ -33,7 +40,7 @@ export class WebhookDeliveriesService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repo: WebhooksRepository,
-    private readonly jobs: JobsRepository,
+    private readonly jobs: WebhookJobRecords,
     private readonly secrets: WebhookSecretsService,
     private readonly queue: WebhooksQueue,
     private readonly clock: Clock,
@@ -75,7 +82,26 @@ export class WebhookDeliveriesService {
     if (!delivery || delivery.status !== 'pending') return { outcome: 'skipped' };
     const data = await this.eventData(delivery);
     if (data === null) return { outcome: 'skipped' };
+    const answer = await this.post(delivery, data);
+    const statusCode = 'status' in answer ? answer.status : null;
+    const error = 'error' in answer ? answer.error : null;
+    const outcome = this.outcomeOf(statusCode, delivery.attempts);
+    const at = this.clock.now();
+    const recorded = await this.repo.recordAttempt(deliveryId, {
+      status: STORED_STATUS[outcome.outcome],
+      statusCode,
+      error,
+      at,
+      nextAttemptAt: outcome.outcome === 'retry' ? new Date(at.getTime() + outcome.delayMs) : null,
+    });
+    if (!recorded) return { outcome: 'skipped' };
+    metrics.webhookDeliveries.inc({ outcome: outcome.outcome });
+    this.logAttempt(delivery, outcome, statusCode, error);
+    return outcome;
+  }
 
+  /** The signed POST of the delivery's body (signed with the account's current secrets). */
+  private async post(delivery: WebhookDeliveryEntity, data: object): Promise<WebhookResponse> {
     const now = this.clock.now();
     const body = JSON.stringify({
       type: delivery.event,
@@ -85,7 +111,7 @@ export class WebhookDeliveriesService {
     const timestamp = Math.floor(now.getTime() / 1000);
     const secrets = await this.secrets.signingSecrets(delivery.accountId, now);
     const url = new URL(delivery.url);
-    const answer = await postWebhook({
+    return postWebhook({
       url: delivery.url,
       body,
       timeoutMs: this.config.webhooks.timeoutMs,
@@ -98,37 +124,32 @@ export class WebhookDeliveriesService {
         'webhook-signature': signWebhook(secrets, delivery.id, timestamp, body),
       },
     });
+  }
 
-    const at = this.clock.now();
-    const statusCode = 'status' in answer ? answer.status : null;
-    const error = 'error' in answer ? answer.error : null;
+  /** 2xx delivered, 410 gone, else a retry while the schedule lasts, then failed. */
+  private outcomeOf(
+    statusCode: number | null,
+    attemptsBefore: number,
+  ): Exclude<AttemptOutcome, { outcome: 'skipped' }> {
     const schedule = this.config.webhooks.retryScheduleMs;
-    let outcome: AttemptOutcome;
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      outcome = { outcome: 'delivered', status: statusCode };
-    } else if (statusCode === 410) {
-      outcome = { outcome: 'gone' };
-    } else if (delivery.attempts < schedule.length) {
-      outcome = { outcome: 'retry', delayMs: schedule[delivery.attempts] };
-    } else {
-      outcome = { outcome: 'failed' };
+      return { outcome: 'delivered', status: statusCode };
     }
-    const recorded = await this.repo.recordAttempt(deliveryId, {
-      status:
-        outcome.outcome === 'delivered'
-          ? 'delivered'
-          : outcome.outcome === 'retry'
-            ? 'pending'
-            : 'failed',
-      statusCode,
-      error,
-      at,
-      nextAttemptAt: outcome.outcome === 'retry' ? new Date(at.getTime() + outcome.delayMs) : null,
-    });
-    if (!recorded) return { outcome: 'skipped' };
-    metrics.webhookDeliveries.inc({ outcome: outcome.outcome });
+    if (statusCode === 410) return { outcome: 'gone' };
+    if (attemptsBefore < schedule.length) {
+      return { outcome: 'retry', delayMs: schedule[attemptsBefore] };
+    }
+    return { outcome: 'failed' };
+  }
+
+  private logAttempt(
+    delivery: WebhookDeliveryEntity,
+    outcome: AttemptOutcome,
+    statusCode: number | null,
+    error: string | null,
+  ): void {
     const logged = {
-      delivery_id: deliveryId,
+      delivery_id: delivery.id,
       job_id: delivery.jobId,
       attempt: delivery.attempts + 1,
       status_code: statusCode,
@@ -136,7 +157,6 @@ export class WebhookDeliveriesService {
     };
     if (outcome.outcome === 'delivered') this.logger.log(logged, 'Webhook delivered');
     else this.logger.warn(logged, `Webhook attempt failed (${outcome.outcome})`);
-    return outcome;
   }
 
   /**
@@ -146,9 +166,7 @@ export class WebhookDeliveriesService {
    */
   private async eventData(delivery: WebhookDeliveryEntity): Promise<object | null> {
     if (delivery.jobId === null) return delivery.payload;
-    const job = await this.jobs.findForAccount(delivery.jobId, delivery.accountId);
-    if (!job || (job.status !== 'complete' && job.status !== 'failed')) return null;
-    return toJobRecord(job, this.config.publicBaseUrl);
+    return this.jobs.finalRecord(delivery.jobId, delivery.accountId);
   }
 
   /**

@@ -3,11 +3,11 @@ import { ApiOperation } from '@nestjs/swagger';
 import { ApiError, WithMeta, withMeta } from '@app/core';
 import { SessionContext } from '@app/accounts';
 import { UsageHistory, UsageHistoryService } from '@app/billing';
-import { AccountUsageRecord, UsageService } from '../usage/usage.service';
-import { UsageAlertsService, UsageAlertsView } from '../usage/usage-alerts.service';
-import { UsageAlertsDto, UsageHistoryQueryDto } from '../usage/usage.dto';
-import { AccountAreaController } from './account-area.decorator';
-import { CurrentSession } from './session.decorator';
+import { AccountUsageRecord, UsageService } from './usage.service';
+import { UsageAlertsService, UsageAlertsView } from './usage-alerts.service';
+import { UsageAlertsDto, UsageHistoryQueryDto } from './usage.dto';
+import { AccountAreaController } from '../session/account-area.decorator';
+import { CurrentSession } from '../session/session.decorator';
 
 /**
  * The signed-in account's usage (outside the API-key pipeline, so none of these is counted

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiError } from '@app/core';
 import { SessionContext, SessionsService } from '@app/accounts';
 import type { ApiRequest } from '@app/gateway';
-import { readSessionToken } from './session-cookie';
+import { readSessionToken } from '../session/session-cookie';
 
 /** The request as the session guard leaves it. */
 export interface AccountAreaRequest extends ApiRequest {

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { APP_CONFIG, AppConfig, ApiError } from '@app/core';
+import { APP_CONFIG, AppConfig, ApiError, bearerToken } from '@app/core';
 import { redactUrl } from '@app/logging';
 import { AdminAuthThrottle } from '@app/redis';
 
@@ -49,8 +49,8 @@ export function adminTokenCheck(
   const expected = adminToken ? digest(adminToken) : null;
   return (authorization) => {
     if (!expected) return false;
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
-    return m !== null && timingSafeEqual(digest(m[1]), expected);
+    const token = bearerToken(authorization);
+    return token !== null && timingSafeEqual(digest(token), expected);
   };
 }
 

@@ -3,9 +3,9 @@ import { ApiOperation } from '@nestjs/swagger';
 import { AccountsService } from '@app/accounts';
 import { UsageHistory, UsageHistoryService } from '@app/billing';
 import { ParseIdPipe } from '@app/gateway';
-import { UsageHistoryQueryDto } from '../usage/usage.dto';
-import { AdminController } from './admin-route.decorator';
-import { found } from './admin-http-status';
+import { UsageHistoryQueryDto } from './usage.dto';
+import { AdminController } from '../admin-routes/admin-route.decorator';
+import { found } from '../admin-routes/admin-http-status';
 
 /** An account's usage history (docs/usage-history.md), as the account sees it. */
 @AdminController()
