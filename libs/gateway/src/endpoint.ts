@@ -96,12 +96,13 @@ function openApiPath(...parts: unknown[]): string {
   return `/${joined}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** The route of a controller method, as Nest registers it. */
+/** The route of a controller method, as Nest registers it, and its declaration if any. */
 export function routeOf(
   controller: Type<unknown>,
   handler: string,
-): { method: string; path: string } | null {
-  const fn = (controller.prototype as Record<string, unknown>)[handler];
+): { method: string; path: string; declaration?: EndpointDeclaration } | null {
+  // The descriptor, not the member: reading a getter of the controller would run it.
+  const fn: unknown = Object.getOwnPropertyDescriptor(controller.prototype, handler)?.value;
   if (typeof fn !== 'function') return null;
   const method = Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod | undefined;
   if (method === undefined) return null;
@@ -111,6 +112,7 @@ export function routeOf(
       Reflect.getMetadata(PATH_METADATA, controller),
       Reflect.getMetadata(PATH_METADATA, fn),
     ),
+    declaration: Reflect.getMetadata(ENDPOINT_METADATA, fn) as EndpointDeclaration | undefined,
   };
 }
 
@@ -121,12 +123,9 @@ export function routeOf(
 export function declaredEndpoints(): DeclaredEndpoint[] {
   return declared.map(({ controller, handler }) => {
     const route = routeOf(controller, handler);
-    if (!route) throw new Error(`@Endpoint on ${controller.name}.${handler}, which is not a route`);
-    const declaration = Reflect.getMetadata(
-      ENDPOINT_METADATA,
-      (controller.prototype as Record<string, object>)[handler],
-    ) as EndpointDeclaration;
-    return { ...route, controller, handler, declaration };
+    if (!route?.declaration)
+      throw new Error(`@Endpoint on ${controller.name}.${handler}, which is not a route`);
+    return { ...route, declaration: route.declaration, controller, handler };
   });
 }
 
