@@ -10,6 +10,7 @@ import { ApiModule } from '../../apps/api/src/api.module';
 import { SPEC_ORDER, publicDocument } from '../../apps/api/src/ops/openapi';
 import { publicFuzzRoutes } from '../helpers/fuzz-routes';
 import { CallAnswer, answerCalls } from '../helpers/openapi-answers';
+import { WORKFLOW_TOOLS } from '../mcp/mcp-harness';
 
 type Doc = {
   paths: Record<
@@ -20,11 +21,6 @@ type Doc = {
     >
   >;
   components: { schemas: Record<string, unknown> };
-};
-
-/** MCP tools that back no single endpoint, and why. */
-const WORKFLOW_TOOLS: Record<string, string> = {
-  run_site_audit: 'POST /site-audit then GET /jobs/{job_id} long-polls, in one call',
 };
 
 /** Every route the app registers, from its controllers (Nest's own route metadata). */
