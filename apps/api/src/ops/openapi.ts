@@ -202,19 +202,13 @@ export function publicDocument(app: NestExpressApplication): OpenAPIObject {
   const origin = publicOrigin(app);
   const doc = generated(app, publicBuilder(origin));
   const endpoints = new Map(declaredEndpoints().map((e) => [`${e.method} ${e.path}`, e]));
+  const sampleBase = origin ?? SAMPLE_BASE_URL;
   const out: OpenAPIObject['paths'] = {};
   for (const path of specOrdered(Object.keys(doc.paths), endpoints)) {
     const item = doc.paths[path];
     for (const method of METHODS) {
       const op = item[method];
-      if (op)
-        describeOperation(
-          op,
-          method,
-          path,
-          endpoints.get(`${method} ${path}`),
-          origin ?? SAMPLE_BASE_URL,
-        );
+      if (op) describeOperation(op, method, path, endpoints.get(`${method} ${path}`), sampleBase);
     }
     out[path] = item;
   }
