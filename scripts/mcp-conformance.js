@@ -8,7 +8,10 @@
  * 2. starts its own API instance: own database (seo_mcp_check_<pid>, created by the migration,
  *    dropped at the end), own Redis prefix, a free port, the sandbox data provider, an admin token,
  * 3. creates an Agency account and key through the admin API,
- * 4. runs the MCP Inspector CLI (tools/list, tools/call) against BASE/mcp with the key header,
+ * 4. runs the MCP Inspector CLI against BASE/mcp with the key header: tools/list, then
+ *    tools/call of every listed tool that backs an endpoint, with the example arguments of that
+ *    endpoint's @Endpoint declaration (its code sample); a listed tool that backs no declared
+ *    endpoint and is not a named workflow tool fails the check,
  * 5. runs the conformance suite's `server` scenarios. The suite's client cannot send an
  *    Authorization header, so it talks to a small local proxy that adds the key (the
  *    `authorization` scenarios of this suite version are client-side ones; the OAuth flow is
@@ -25,6 +28,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
+const dns = require('node:dns');
 
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 // 0.1.14 and later import fs.globSync (Node 22+); this repository runs on Node 20.
@@ -45,6 +49,7 @@ const dbName = `seo_mcp_check_${process.pid}`;
 const redisPrefix = `seomcpcheck:${process.pid}`;
 const adminToken = crypto.randomBytes(24).toString('hex');
 const results = [];
+const skip = (name, detail) => console.log(`SKIP  ${name}  (${detail})`);
 const record = (name, ok, detail = '') => {
   results.push({ name, ok, detail });
   console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}${detail ? `  (${detail})` : ''}`);
@@ -155,6 +160,62 @@ function authProxy(base, key) {
   });
 }
 
+/** Tools that back no single endpoint, and why the script does not call them. */
+const WORKFLOW_TOOLS = {
+  run_site_audit:
+    'starts an audit and waits for it (POST /site-audit then GET /jobs/{job_id}); this instance runs no worker',
+};
+
+/**
+ * The example arguments of each endpoint's MCP tool: the query, path and body of its code
+ * sample, from the @Endpoint declarations of the compiled app (no second list here).
+ */
+function toolExamples() {
+  require(path.join(dist, 'apps/api/src/api.module.js'));
+  const { declaredEndpoints } = require(path.join(dist, 'libs/gateway/src/index.js'));
+  const out = new Map();
+  for (const { declaration: d } of declaredEndpoints()) {
+    if (d.mcp) out.set(d.mcp, { ...d.sample.query, ...d.sample.path, ...d.sample.body });
+  }
+  return out;
+}
+
+/** The host of an example's `url` argument when it does not resolve on this machine. */
+async function unresolvedHost(args) {
+  if (typeof args.url !== 'string') return null;
+  const host = new URL(args.url).hostname;
+  try {
+    await dns.promises.lookup(host);
+    return null;
+  } catch {
+    return host;
+  }
+}
+
+/**
+ * A tool call passes when it answers a tool result with structuredContent: a success, or the
+ * API's NOT_FOUND (the samples' example ids are not this new account's).
+ */
+function judgeCall(called) {
+  try {
+    const result = JSON.parse(called.out);
+    const content = result.structuredContent;
+    if (content === undefined) return { ok: false, detail: JSON.stringify(result).slice(0, 300) };
+    if (result.isError) {
+      const { code, message } = content.error || {};
+      const why = code === 'NOT_FOUND' ? 'an example id of the samples' : message;
+      return { ok: code === 'NOT_FOUND', detail: `error ${code}: ${why}` };
+    }
+    const meta = content.meta || {};
+    const shown = Object.entries(meta)
+      .filter(([k]) => ['key_name', 'cached', 'charged', 'provider', 'max_pages'].includes(k))
+      .map(([k, v]) => `meta.${k}=${v}`);
+    return { ok: true, detail: shown.join(' ') || 'success' };
+  } catch {
+    return { ok: false, detail: called.err.slice(0, 300) };
+  }
+}
+
 async function main() {
   compileIfStale();
   const port = await freePort();
@@ -211,31 +272,36 @@ async function main() {
     } catch {
       /* reported below */
     }
+    const examples = toolExamples();
+    const uncovered = names.filter((n) => !examples.has(n) && !(n in WORKFLOW_TOOLS));
+    const unlisted = [...examples.keys()].filter((n) => !names.includes(n));
     record(
-      'inspector tools/list',
-      names.length === 14,
-      names.length ? `${names.length} tools: ${names.join(', ')}` : listed.err.slice(0, 400),
+      "inspector tools/list: every tool is an endpoint's (its @Endpoint mcp) or a workflow tool",
+      names.length > 0 && uncovered.length === 0 && unlisted.length === 0,
+      names.length
+        ? `${names.length} tools: ${names.join(', ')}` +
+            (uncovered.length ? `; not covered: ${uncovered.join(', ')}` : '') +
+            (unlisted.length ? `; declared but not listed: ${unlisted.join(', ')}` : '')
+        : listed.err.slice(0, 400),
     );
-    for (const [tool, args] of [
-      ['get_usage', []],
-      ['get_backlinks', ['--tool-arg', 'domain=example.com', 'limit=3']],
-      ['list_locations', []],
-    ]) {
-      const called = inspector('--method', 'tools/call', '--tool-name', tool, ...args);
-      let ok = false;
-      let detail = called.err.slice(0, 300);
-      try {
-        const result = JSON.parse(called.out);
-        ok = !result.isError && result.structuredContent !== undefined;
-        detail = ok
-          ? Object.entries(result.structuredContent.meta)
-              .filter(([k]) => ['key_name', 'cached', 'charged', 'provider'].includes(k))
-              .map(([k, v]) => `meta.${k}=${v}`)
-              .join(' ')
-          : JSON.stringify(result).slice(0, 300);
-      } catch {
-        /* reported */
+    for (const tool of names.filter((n) => examples.has(n))) {
+      const unresolved = await unresolvedHost(examples.get(tool));
+      if (unresolved) {
+        skip(
+          `inspector tools/call ${tool}`,
+          `${unresolved} does not resolve here (no outside network); the API refuses to audit it`,
+        );
+        continue;
       }
+      const args = Object.entries(examples.get(tool)).map(([k, v]) => `${k}=${v}`);
+      const called = inspector(
+        '--method',
+        'tools/call',
+        '--tool-name',
+        tool,
+        ...(args.length ? ['--tool-arg', ...args] : []),
+      );
+      const { ok, detail } = judgeCall(called);
       record(`inspector tools/call ${tool}`, ok, detail);
     }
     const noKey = run('npx', [

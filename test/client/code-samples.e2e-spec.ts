@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import ts from 'typescript';
-import { PUBLIC_ENDPOINTS } from '../../apps/api/src/ops/openapi';
+import { declaredEndpoints } from '@app/gateway';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { ClientBuild, CLIENT_DIR, REPO, buildClient } from '../helpers/client-build';
 import { createTestApp, TestApp } from '../helpers/test-app';
@@ -53,6 +53,10 @@ type Doc = { paths: Record<string, Record<string, { 'x-codeSamples'?: Sample[] }
  * exit 0 (the client throws on an error answer; urllib raises on one) and curl's answer must be
  * a success envelope.
  */
+/** Every declared public operation (@Endpoint). */
+const publicOperations = () =>
+  declaredEndpoints().map((e) => ({ ...e, operationId: e.declaration.operationId }));
+
 describe('code samples in /docs run (curl, TypeScript, Python)', () => {
   let t: TestApp;
   let acc: TestAccount;
@@ -112,7 +116,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
     doc.paths[path][method]['x-codeSamples'] ?? [];
 
   it('every public operation has a curl, a TypeScript and a Python sample', () => {
-    for (const e of PUBLIC_ENDPOINTS) {
+    for (const e of publicOperations()) {
       const langs = samplesOf(e.method, e.path).map((s) => s.lang);
       expect({ op: e.operationId, langs }).toEqual({
         op: e.operationId,
@@ -122,7 +126,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
   });
 
   it('the curl samples answer a success envelope', async () => {
-    for (const e of PUBLIC_ENDPOINTS) {
+    for (const e of publicOperations()) {
       const sample = samplesOf(e.method, e.path).find((s) => s.lang === 'Shell')!;
       const out = await run('bash', ['-c', filled(sample.source)], env());
       expect({ op: e.operationId, exit: out.status, stderr: out.stderr }).toEqual({
@@ -138,7 +142,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
   });
 
   it('the Python samples run with the standard library and print the answer', async () => {
-    for (const e of PUBLIC_ENDPOINTS) {
+    for (const e of publicOperations()) {
       const sample = samplesOf(e.method, e.path).find((s) => s.lang === 'Python')!;
       expect(sample.source).not.toMatch(/^\s*(import|from)\s+(requests|httpx)/m);
       const out = await run('python3', ['-c', filled(sample.source)], env());
@@ -208,7 +212,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
 
   it('the TypeScript samples type-check against the client, then run', async () => {
     const sources: Record<string, string> = {};
-    for (const e of PUBLIC_ENDPOINTS) {
+    for (const e of publicOperations()) {
       const sample = samplesOf(e.method, e.path).find((s) => s.lang === 'TypeScript')!;
       sources[e.operationId] = filled(sample.source);
     }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import fc from 'fast-check';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { signIn, SignedInUser } from '../helpers/account-session';
+import { FuzzRoute, ParameterDoc, publicFuzzRoutes } from '../helpers/fuzz-routes';
 import { ADMIN_TOKEN, createTestApp, TestApp } from '../helpers/test-app';
 
 /**
@@ -398,72 +399,7 @@ const extraHeaders = fc.record(
 
 // ---------- route tables ----------
 
-interface Route {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Path with `:seg` placeholders filled by the fuzzer (or a valid id). */
-  path: string;
-  query: string[];
-  body: boolean;
-}
-
-const PUBLIC_ROUTES: Route[] = [
-  { method: 'GET', path: '/api/v1/usage', query: [], body: false },
-  {
-    method: 'GET',
-    path: '/api/v1/backlinks',
-    query: ['domain', 'target', 'limit', 'offset', 'mode'],
-    body: false,
-  },
-  { method: 'POST', path: '/api/v1/keyword-research', query: ['location', 'language'], body: true },
-  {
-    method: 'GET',
-    path: '/api/v1/keyword-research/locations',
-    query: ['country', 'q', 'search', 'limit', 'language'],
-    body: false,
-  },
-  { method: 'POST', path: '/api/v1/site-audit', query: ['max_pages'], body: true },
-  { method: 'GET', path: '/api/v1/jobs/:seg', query: ['fields'], body: false },
-  { method: 'GET', path: '/api/v1/jobs', query: ['status', 'limit', 'offset'], body: false },
-  {
-    method: 'GET',
-    path: '/api/v1/rank/keywords',
-    query: ['project_id', 'limit', 'offset', 'sort'],
-    body: false,
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/rank/history',
-    query: ['keyword_id', 'tracked_keyword_id', 'from', 'to', 'days'],
-    body: false,
-  },
-  { method: 'GET', path: '/api/v1/gsc/properties', query: ['limit'], body: false },
-  {
-    method: 'GET',
-    path: '/api/v1/gsc/queries',
-    query: [
-      'property_id',
-      'site_url',
-      'start_date',
-      'end_date',
-      'dimensions',
-      'limit',
-      'offset',
-      'order_by',
-      'country',
-      'device',
-    ],
-    body: false,
-  },
-  { method: 'GET', path: '/api/v1/ai-visibility/projects', query: ['limit'], body: false },
-  {
-    method: 'GET',
-    path: '/api/v1/ai-visibility/share-of-voice',
-    query: ['project_id', 'from', 'to', 'engine', 'days'],
-    body: false,
-  },
-  { method: 'GET', path: '/api/v1/:seg', query: [], body: false },
-  { method: 'POST', path: '/api/v1/backlinks', query: [], body: true },
-];
+type Route = FuzzRoute;
 
 const ACCOUNT_ROUTES: Route[] = [
   { method: 'GET', path: '/account/v1/me', query: [], body: false },
@@ -566,6 +502,8 @@ describe('Hostile-input fuzz: never a 5xx, always the envelope, nothing charged 
   let payer: TestAccount;
   let accountUser: SignedInUser;
   let adminTarget: TestAccount;
+  /** Every declared public route (with its documented query names) and a few that do not exist. */
+  let PUBLIC_ROUTES: Route[];
 
   const adminHeaders = () => ({ Authorization: `Bearer ${ADMIN_TOKEN()}` });
 
@@ -641,6 +579,8 @@ describe('Hostile-input fuzz: never a 5xx, always the envelope, nothing charged 
     const person = await admin.account('pro', generous);
     accountUser = await signIn(t.url, person.id);
     adminTarget = await admin.account('pro', generous);
+    const doc = await send(t.url, { method: 'GET', path: '/docs/openapi.json', headers: {} });
+    PUBLIC_ROUTES = publicFuzzRoutes(doc.json as ParameterDoc);
   });
   afterAll(async () => {
     agent.destroy();

@@ -3,9 +3,9 @@ import type { TestingModule } from '@nestjs/testing';
 import request from 'supertest';
 import { CallMeterService } from '@app/billing';
 import { plainDate } from '@app/core';
-import { requestHash } from '@app/gateway';
+import { declaredEndpoints, requestHash } from '@app/gateway';
 import { AdminClient, Plan, TestAccount, bearer } from '../helpers/fixtures';
-import { AnswerValidator, OpenApiDoc } from '../helpers/openapi-answers';
+import { AnswerValidator, OpenApiDoc, answerCalls } from '../helpers/openapi-answers';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
 import { FixtureSite, closedPort, startFixtureSite } from '../site-audit/fixture-site';
@@ -76,33 +76,16 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
   const ids = { project: 0, keyword: 0, property: 0, aiProject: 0, aiEmpty: 0 };
   const foreign = { project: 0, keyword: 0, property: 0, aiProject: 0 };
 
-  /** A valid call of each operation, for the account given. */
-  const calls: Record<string, (key: string | null) => Promise<Answer>> = {
-    'get /api/v1/usage': (key) => get(key, '/api/v1/usage'),
-    'get /api/v1/backlinks': (key) => get(key, '/api/v1/backlinks', { domain: 'example.com' }),
-    'post /api/v1/keyword-research': (key) =>
-      post(key, '/api/v1/keyword-research', { keyword: 'running shoes', limit: 3 }),
-    'get /api/v1/keyword-research/locations': (key) =>
-      get(key, '/api/v1/keyword-research/locations'),
-    'post /api/v1/site-audit': (key) =>
-      post(key, '/api/v1/site-audit', { url: `${site.origin}/`, max_pages: 5, depth: 2 }),
-    'get /api/v1/jobs/{job_id}': (key) => get(key, '/api/v1/jobs/job_3kTMd92jf8AbQx0PzLw1Rv'),
-    'get /api/v1/jobs': (key) => get(key, '/api/v1/jobs', { limit: 5 }),
-    'get /api/v1/rank/keywords': (key) => get(key, '/api/v1/rank/keywords'),
-    'get /api/v1/rank/history': (key) =>
-      get(key, '/api/v1/rank/history', { keyword_id: ids.keyword }),
-    'get /api/v1/gsc/properties': (key) => get(key, '/api/v1/gsc/properties'),
-    'get /api/v1/gsc/queries': (key) =>
-      get(key, '/api/v1/gsc/queries', { property_id: ids.property }),
-    'get /api/v1/ai-visibility/projects': (key) => get(key, '/api/v1/ai-visibility/projects'),
-    'get /api/v1/ai-visibility/share-of-voice': (key) =>
-      get(key, '/api/v1/ai-visibility/share-of-voice', { project_id: ids.aiProject }),
-  };
-  const operations = Object.keys(calls).map((k) => {
-    const [method, path] = k.split(' ');
-    return { key: k, method, path };
-  });
-  const yourDataOps = operations.filter((o) => /\/(rank|gsc|ai-visibility)\//.test(o.path));
+  /** A valid call of each public operation, for the account given. */
+  const calls = answerCalls({ get, post, siteOrigin: () => site.origin, ids });
+  /** Every declared public route (@Endpoint); endpoint-declarations checks each has a call. */
+  const operations = declaredEndpoints().map((e) => ({
+    key: `${e.method} ${e.path}`,
+    method: e.method,
+    path: e.path,
+    group: e.declaration.group,
+  }));
+  const yourDataOps = operations.filter((o) => o.group === 'your-data');
 
   beforeAll(async () => {
     await fake.start();

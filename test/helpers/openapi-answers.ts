@@ -118,3 +118,47 @@ export class AnswerValidator {
     return out;
   }
 }
+
+/** A call's answer: its status and JSON body. */
+export type CallAnswer = { status: number; body: Record<string, unknown> };
+
+/** How a suite sends a request with a key (or none), and the ids its fixtures made. */
+export interface CallContext {
+  get: (key: string | null, path: string, query?: Record<string, unknown>) => Promise<CallAnswer>;
+  post: (key: string | null, path: string, body: unknown) => Promise<CallAnswer>;
+  /** Origin of the local site the audits crawl. */
+  siteOrigin: () => string;
+  /** The account's own keyword, GSC property and AI-visibility project. */
+  ids: { keyword: number; property: number; aiProject: number };
+}
+
+/**
+ * A valid call of each public operation ("<method> <OpenAPI path>"), for the account given:
+ * test/foundation/openapi-answers.e2e-spec.ts validates its answers against the document, and
+ * test/foundation/endpoint-declarations.e2e-spec.ts checks that every declared route has one.
+ */
+export function answerCalls(
+  c: CallContext,
+): Record<string, (key: string | null) => Promise<CallAnswer>> {
+  return {
+    'get /api/v1/usage': (key) => c.get(key, '/api/v1/usage'),
+    'get /api/v1/backlinks': (key) => c.get(key, '/api/v1/backlinks', { domain: 'example.com' }),
+    'post /api/v1/keyword-research': (key) =>
+      c.post(key, '/api/v1/keyword-research', { keyword: 'running shoes', limit: 3 }),
+    'get /api/v1/keyword-research/locations': (key) =>
+      c.get(key, '/api/v1/keyword-research/locations'),
+    'post /api/v1/site-audit': (key) =>
+      c.post(key, '/api/v1/site-audit', { url: `${c.siteOrigin()}/`, max_pages: 5, depth: 2 }),
+    'get /api/v1/jobs/{job_id}': (key) => c.get(key, '/api/v1/jobs/job_3kTMd92jf8AbQx0PzLw1Rv'),
+    'get /api/v1/jobs': (key) => c.get(key, '/api/v1/jobs', { limit: 5 }),
+    'get /api/v1/rank/keywords': (key) => c.get(key, '/api/v1/rank/keywords'),
+    'get /api/v1/rank/history': (key) =>
+      c.get(key, '/api/v1/rank/history', { keyword_id: c.ids.keyword }),
+    'get /api/v1/gsc/properties': (key) => c.get(key, '/api/v1/gsc/properties'),
+    'get /api/v1/gsc/queries': (key) =>
+      c.get(key, '/api/v1/gsc/queries', { property_id: c.ids.property }),
+    'get /api/v1/ai-visibility/projects': (key) => c.get(key, '/api/v1/ai-visibility/projects'),
+    'get /api/v1/ai-visibility/share-of-voice': (key) =>
+      c.get(key, '/api/v1/ai-visibility/share-of-voice', { project_id: c.ids.aiProject }),
+  };
+}

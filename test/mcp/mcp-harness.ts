@@ -4,6 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { declaredEndpoints } from '@app/gateway';
+// Loads every controller, so that declaredEndpoints() knows every public route.
+import '../../apps/api/src/api.module';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 
 const ROOT = resolve(__dirname, '../..');
@@ -26,23 +29,19 @@ const SOURCES = [
 const OUT = join(ROOT, 'node_modules/.cache/seo-api-mcp-e2e', String(process.pid));
 export const MAIN = join(OUT, 'apps/mcp/src/main.js');
 
-/** One tool per REST endpoint plus run_site_audit, sorted. */
+/** MCP tools that back no single endpoint, and why. */
+export const WORKFLOW_TOOLS: Record<string, string> = {
+  run_site_audit: 'POST /site-audit then GET /jobs/{job_id} long-polls, in one call',
+};
+
+/**
+ * One tool per public endpoint (the `mcp` of its @Endpoint declaration) plus the workflow
+ * tools, sorted.
+ */
 export const TOOL_NAMES = [
-  'get_backlinks',
-  'get_job',
-  'get_rank_history',
-  'get_share_of_voice',
-  'get_usage',
-  'keyword_research',
-  'list_ai_visibility_projects',
-  'list_gsc_properties',
-  'list_jobs',
-  'list_locations',
-  'list_rank_keywords',
-  'query_gsc',
-  'run_site_audit',
-  'start_site_audit',
-];
+  ...declaredEndpoints().flatMap((e) => (e.declaration.mcp ? [e.declaration.mcp] : [])),
+  ...Object.keys(WORKFLOW_TOOLS),
+].sort();
 
 function newestSource(dir: string): number {
   if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;

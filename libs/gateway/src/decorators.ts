@@ -11,7 +11,8 @@ export const Public = Reflector.createDecorator<boolean>({ transform: () => true
 
 /**
  * What a route costs. research: refused at the monthly cap; your-data: counted, never
- * refused at the cap; other: refused at the cap. Routes without it count as "other".
+ * refused at the cap; other: refused at the cap. Routes without it count as "other". A public
+ * route's `@Endpoint` declaration sets it on the handler (its `group`).
  */
 export type CostGroupName = 'research' | 'your-data' | 'other';
 export const CostGroup = Reflector.createDecorator<CostGroupName>();

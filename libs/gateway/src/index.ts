@@ -20,3 +20,5 @@ export * from './hostile-input';
 export * from './server-timeouts';
 export * from './json-body.middleware';
 export * from './api-docs';
+export * from './error-examples';
+export * from './endpoint';

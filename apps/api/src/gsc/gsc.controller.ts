@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiError, Clock, WithMeta, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { ApiAnswer, CostGroup, CurrentAuth } from '@app/gateway';
+import { CurrentAuth, Endpoint, YOUR_DATA_COST } from '@app/gateway';
 import { GscQueriesQueryDto } from './gsc.dto';
 import { GscRepository } from './gsc.repository';
 import { groupView, metricsView, propertyView } from './gsc.mapper';
@@ -10,7 +10,6 @@ import { resolveGscQuery } from './gsc-query-params';
 import { GscPropertiesAnswerSchema, GscQueriesAnswerSchema } from './gsc.schema';
 
 @ApiTags('gsc')
-@CostGroup('your-data')
 @Controller('api/v1/gsc')
 export class GscController {
   constructor(
@@ -19,28 +18,60 @@ export class GscController {
   ) {}
 
   @Get('properties')
-  @ApiOperation({
+  @Endpoint({
+    operationId: 'listGscProperties',
     summary: 'The account’s synced Search Console properties',
     description:
       'The service’s synced copy of each property and its last sync; nothing is fetched from ' +
       'Google at call time.',
+    answer: GscPropertiesAnswerSchema,
+    group: 'your-data',
+    errors: [],
+    cost: YOUR_DATA_COST,
+    sample: {
+      typescript: [
+        'const { data } = await client.gscProperties();',
+        'console.log(data.properties.map((p) => p.property_uri));',
+      ].join('\n'),
+      pythonPrint: 'answer["data"]["count"]',
+    },
+    client: 'gscProperties',
+    mcp: 'list_gsc_properties',
   })
-  @ApiAnswer(GscPropertiesAnswerSchema)
   async properties(@CurrentAuth() auth: AuthContext) {
     const properties = (await this.repo.listProperties(auth.accountId)).map(propertyView);
     return { properties, count: properties.length };
   }
 
   @Get('queries')
-  @ApiOperation({
+  @Endpoint({
+    operationId: 'queryGsc',
     summary: 'Search Console performance aggregated by one dimension over a period',
     description:
       'Clicks, impressions, CTR and position per key of `dim` over [from, to], sorted and limited; ' +
       'totals cover the whole period whatever the limit, and total_rows counts the distinct keys. ' +
       'An unrecognized dim or sort falls back to query or clicks (data.dim and meta.sort say ' +
       'what was applied); 404 when the property is not the account’s.',
+    answer: GscQueriesAnswerSchema,
+    group: 'your-data',
+    errors: ['notFound', 'validation'],
+    cost: YOUR_DATA_COST,
+    sample: {
+      query: { property_id: 45, dim: 'query', sort: 'clicks', limit: 10 },
+      typescript: [
+        'const { data } = await client.gscQueries({',
+        '  property_id: 45,',
+        "  dim: 'query',",
+        "  sort: 'clicks',",
+        '  limit: 10,',
+        '});',
+        'console.log(data.totals, data.rows.slice(0, 3));',
+      ].join('\n'),
+      pythonPrint: 'answer["data"]["totals"]',
+    },
+    client: 'gscQueries',
+    mcp: 'query_gsc',
   })
-  @ApiAnswer(GscQueriesAnswerSchema)
   async queries(
     @CurrentAuth() auth: AuthContext,
     @Query() q: GscQueriesQueryDto,

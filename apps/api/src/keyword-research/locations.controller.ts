@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAnswer, CostGroup } from '@app/gateway';
+import { ApiTags } from '@nestjs/swagger';
+import { Endpoint } from '@app/gateway';
 import { MARKETS, SUPPORTED_LANGUAGES, locationRecord } from '@app/providers';
 import { LocationsAnswerSchema } from './keyword-research.schema';
 
@@ -12,17 +12,29 @@ const NOTE =
 const LOCATIONS = MARKETS.map(locationRecord);
 
 @ApiTags('research')
-@CostGroup('other')
 @Controller('api/v1/keyword-research/locations')
 export class LocationsController {
   @Get()
-  @ApiOperation({
+  @Endpoint({
+    operationId: 'listLocations',
     summary: 'The markets keyword research accepts',
     description:
       'Every location_code POST /keyword-research accepts, with its name, country and the language ' +
       'applied by default. Any other location_code is refused with 422 UNSUPPORTED_LOCATION.',
+    group: 'other',
+    answer: LocationsAnswerSchema,
+    errors: [],
+    cost: 'One API call. No feature quota, no credits.',
+    sample: {
+      typescript: [
+        'const { data } = await client.locations();',
+        'console.log(data.count, data.locations[0]);',
+      ].join('\n'),
+      pythonPrint: 'answer["data"]["count"]',
+    },
+    client: 'locations',
+    mcp: 'list_locations',
   })
-  @ApiAnswer(LocationsAnswerSchema)
   list() {
     return { locations: LOCATIONS, count: LOCATIONS.length, note: NOTE };
   }

@@ -4,23 +4,13 @@
  * Python with its standard library only. Each reads the key from SEO_API_KEY and calls the
  * service that serves the document. test/client/code-samples.e2e-spec.ts runs every one.
  */
+import type { SampleCall } from '@app/gateway';
 
 /**
  * The typed client's package name. Kept out of an import-shaped literal: the build's path
  * rewriting (tsc-alias) would otherwise turn the sample's import into a relative path.
  */
 const CLIENT_PACKAGE = '@seo-api/client';
-
-export interface SampleCall {
-  /** Query parameters (in this order), path parameters and JSON body of the example call. */
-  query?: Record<string, string | number>;
-  path?: Record<string, string>;
-  body?: Record<string, unknown>;
-  /** The TypeScript lines after the client is made (they may use `client`). */
-  typescript: string;
-  /** What the Python sample prints of the answer (an expression over `answer`). */
-  pythonPrint: string;
-}
 
 interface CodeSample {
   lang: 'Shell' | 'TypeScript' | 'Python';

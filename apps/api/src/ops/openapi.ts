@@ -5,250 +5,38 @@ import type {
   OperationObject,
   ResponseObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { APP_CONFIG, AppConfig, ERROR_STATUS, ErrorCode } from '@app/core';
-import { answerComponents } from '@app/gateway';
-import { SampleCall, codeSamples } from './code-samples';
-
-type CostGroup = 'research' | 'your-data' | 'other';
+import { APP_CONFIG, AppConfig, ERROR_STATUS } from '@app/core';
+import {
+  DeclaredEndpoint,
+  ERROR_EXAMPLES,
+  ErrorExample,
+  ErrorName,
+  answerComponents,
+  declaredEndpoints,
+} from '@app/gateway';
+import { codeSamples } from './code-samples';
 
 /**
- * The public endpoints in the order of the API specification (its "Endpoints" section):
- * their cost group, what a call costs, and the errors each can answer besides those every
- * key-authenticated route can (COMMON_ERRORS; the monthly cap's 429 is common to all but the
- * your-data group). Public /api/v1 routes added later and not listed here follow in path
- * order with the common errors.
+ * The operations of the API specification's "Endpoints" section, in its order: the public
+ * document lists their paths first, in this order; any other public route follows in path
+ * order. What each operation is, costs and answers is its @Endpoint declaration, beside the
+ * handler (libs/gateway/src/endpoint.ts).
  */
-export const PUBLIC_ENDPOINTS: ReadonlyArray<{
-  method: string;
-  path: string;
-  /** Stable operation name (the typed client's and the code samples'). */
-  operationId: string;
-  /** The example call of its code samples (x-codeSamples). */
-  sample: SampleCall;
-  group: CostGroup;
-  cost: string;
-  errors: ErrorName[];
-  /** Not in the API specification: marked `x-spec-extension: true` in the document. */
-  extension?: true;
-}> = [
-  {
-    method: 'get',
-    path: '/api/v1/usage',
-    operationId: 'getUsage',
-    sample: {
-      typescript: [
-        'const { data } = await client.usage();',
-        'console.log(`${data.api_calls_used} of ${data.api_calls_limit} calls used; resets ${data.resets_at}`);',
-      ].join('\n'),
-      pythonPrint: 'answer["data"]',
-    },
-    group: 'other',
-    cost: 'One API call (counted in the figures it answers). No feature quota, no credits.',
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/backlinks',
-    operationId: 'getBacklinks',
-    sample: {
-      query: { domain: 'example.com', limit: 10 },
-      typescript: [
-        "const { data, meta } = await client.backlinks({ domain: 'example.com', limit: 10 });",
-        'console.log(data.total_backlinks, data.backlinks.length, meta.cached);',
-      ].join('\n'),
-      pythonPrint: 'answer["data"]["total_backlinks"], answer["meta"]["cached"]',
-    },
-    group: 'research',
-    cost:
-      'Research call: one API call. A cache hit (meta.cached) uses no feature quota and no credit. ' +
-      'Otherwise one unit of the monthly backlinks quota, or 1 credit once it is used up (402 ' +
-      'PAYMENT_REQUIRED when no credit remains); page > 1 or limit > 100 always costs 1 credit. ' +
-      'An error charges nothing.',
-    errors: ['noCredit', 'alreadyRunning', 'validation', 'upstream'],
-  },
-  {
-    method: 'post',
-    path: '/api/v1/keyword-research',
-    operationId: 'researchKeyword',
-    sample: {
-      body: { keyword: 'running shoes', location_code: 2840, limit: 5 },
-      typescript: [
-        'const { data } = await client.keywordResearch({',
-        "  keyword: 'running shoes',",
-        '  location_code: 2840,',
-        '  limit: 5,',
-        '});',
-        'console.log(data.overview.search_volume, data.related_keywords.map((k) => k.keyword));',
-      ].join('\n'),
-      pythonPrint: 'answer["data"]["overview"]["search_volume"]',
-    },
-    group: 'research',
-    cost:
-      'Research call: one API call. A cache hit (meta.cached) uses no feature quota. Otherwise one ' +
-      'unit of the monthly keyword-research quota (429 QUOTA_EXCEEDED when used up; never credits). ' +
-      'An error charges nothing.',
-    errors: [
-      'alreadyRunning',
-      'wrongContentType',
-      'validation',
-      'unsupportedLocation',
-      'keywordQuota',
-      'upstream',
-    ],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/keyword-research/locations',
-    operationId: 'listLocations',
-    sample: {
-      typescript: [
-        'const { data } = await client.locations();',
-        'console.log(data.count, data.locations[0]);',
-      ].join('\n'),
-      pythonPrint: 'answer["data"]["count"]',
-    },
-    group: 'other',
-    cost: 'One API call. No feature quota, no credits.',
-    errors: [],
-  },
-  {
-    method: 'post',
-    path: '/api/v1/site-audit',
-    operationId: 'startSiteAudit',
-    sample: {
-      body: { url: 'https://example.com/', max_pages: 50, depth: 3 },
-      typescript: [
-        'const job = await client.startSiteAudit({',
-        "  url: 'https://example.com/',",
-        '  max_pages: 50,',
-        '  depth: 3,',
-        '});',
-        'console.log(job.job_id, job.poll);',
-        '// later: const record = await client.waitForJob(job.job_id);',
-      ].join('\n'),
-      pythonPrint: 'answer["job_id"], answer["poll"]',
-    },
-    group: 'research',
-    cost:
-      'Research call: one API call, one crawl of the monthly crawl count and up to meta.max_pages ' +
-      'pages of the rolling 30-day page budget (429 QUOTA_EXCEEDED when either is used up). A ' +
-      'crawl that fails on our side is given back.',
-    errors: ['wrongContentType', 'validation', 'auditQuota'],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/jobs/{job_id}',
-    operationId: 'getJob',
-    sample: {
-      path: { job_id: 'job_3kTMd92jf8AbQx0PzLw1Rv' },
-      typescript: [
-        "const { data } = await client.job('job_3kTMd92jf8AbQx0PzLw1Rv');",
-        'console.log(data.status, data.progress);',
-        "// or wait for the end: await client.waitForJob('job_3kTMd92jf8AbQx0PzLw1Rv')",
-      ].join('\n'),
-      pythonPrint: 'answer["data"]["status"], answer["data"]["progress"]',
-    },
-    group: 'other',
-    cost: 'One API call however long ?wait= waits. No feature quota, no credits.',
-    errors: ['notFound', 'validation'],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/jobs',
-    operationId: 'listJobs',
-    sample: {
-      query: { status: 'complete', limit: 20 },
-      typescript: [
-        "const { data, meta } = await client.jobs({ status: 'complete', limit: 20 });",
-        'for (const job of data.jobs) console.log(job.job_id, job.status, job.data?.report_url);',
-        'console.log(meta.total);',
-      ].join('\n'),
-      pythonPrint: 'answer["data"]["count"], answer["meta"]["total"]',
-    },
-    group: 'other',
-    cost: 'One API call. No feature quota, no credits.',
-    errors: ['validation'],
-    extension: true,
-  },
-  yourData('/api/v1/rank/keywords', 'listRankKeywords', {
-    query: { limit: 20 },
-    typescript: [
-      'const { data } = await client.rankKeywords({ limit: 20 });',
-      'for (const k of data.keywords) console.log(k.keyword, k.current_position, k.position_change);',
-    ].join('\n'),
-    pythonPrint: 'answer["data"]["count"]',
-  }),
-  yourData('/api/v1/rank/history', 'getRankHistory', {
-    query: { keyword_id: 123, days: 30 },
-    typescript: [
-      'const { data } = await client.rankHistory({ keyword_id: 123, days: 30 });',
-      'console.log(data.keyword.keyword, data.trend);',
-    ].join('\n'),
-    pythonPrint: 'answer["data"]["trend"]',
-  }),
-  yourData(
-    '/api/v1/gsc/properties',
-    'listGscProperties',
-    {
-      typescript: [
-        'const { data } = await client.gscProperties();',
-        'console.log(data.properties.map((p) => p.property_uri));',
-      ].join('\n'),
-      pythonPrint: 'answer["data"]["count"]',
-    },
-    [],
-  ),
-  yourData('/api/v1/gsc/queries', 'queryGsc', {
-    query: { property_id: 45, dim: 'query', sort: 'clicks', limit: 10 },
-    typescript: [
-      'const { data } = await client.gscQueries({',
-      '  property_id: 45,',
-      "  dim: 'query',",
-      "  sort: 'clicks',",
-      '  limit: 10,',
-      '});',
-      'console.log(data.totals, data.rows.slice(0, 3));',
-    ].join('\n'),
-    pythonPrint: 'answer["data"]["totals"]',
-  }),
-  yourData(
-    '/api/v1/ai-visibility/projects',
-    'listAiVisibilityProjects',
-    {
-      typescript: [
-        'const { data } = await client.aiVisibilityProjects();',
-        'console.log(data.projects.map((p) => [p.domain, p.visibility_score]));',
-      ].join('\n'),
-      pythonPrint: 'answer["data"]["count"]',
-    },
-    [],
-  ),
-  yourData('/api/v1/ai-visibility/share-of-voice', 'getShareOfVoice', {
-    query: { project_id: 67 },
-    typescript: [
-      'const { data } = await client.shareOfVoice({ project_id: 67 });',
-      'console.log(data.share_of_voice.brand_share_pct, data.competitors.length);',
-    ].join('\n'),
-    pythonPrint: 'answer["data"]["share_of_voice"]',
-  }),
+export const SPEC_ORDER = [
+  'getUsage',
+  'getBacklinks',
+  'researchKeyword',
+  'listLocations',
+  'startSiteAudit',
+  'getJob',
+  'listJobs',
+  'listRankKeywords',
+  'getRankHistory',
+  'listGscProperties',
+  'queryGsc',
+  'listAiVisibilityProjects',
+  'getShareOfVoice',
 ];
-
-function yourData(
-  path: string,
-  operationId: string,
-  sample: SampleCall,
-  errors: ErrorName[] = ['notFound', 'validation'],
-) {
-  return {
-    method: 'get',
-    path,
-    operationId,
-    sample,
-    group: 'your-data' as const,
-    cost: 'Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.',
-    errors,
-  };
-}
 
 /** Errors any key-authenticated route can answer: syntax, key, plan, limits, internal. */
 const COMMON_ERRORS: ErrorName[] = [
@@ -258,133 +46,6 @@ const COMMON_ERRORS: ErrorName[] = [
   'perMinute',
   'serverError',
 ];
-
-interface ErrorExample {
-  code: ErrorCode;
-  summary: string;
-  message: string;
-  meta?: Record<string, unknown>;
-  details?: Array<{ field: string; message: string }>;
-}
-
-/** One documented error each: its spec code and a real message (and meta members). */
-export const ERROR_EXAMPLES = {
-  malformed: {
-    code: 'BAD_REQUEST',
-    summary: 'Malformed request syntax',
-    message: 'Malformed request: the body is not valid JSON.',
-  },
-  unauthorized: {
-    code: 'UNAUTHORIZED',
-    summary: 'Missing or invalid API key',
-    message: 'Invalid or revoked API key.',
-  },
-  noCredit: {
-    code: 'PAYMENT_REQUIRED',
-    summary: 'Feature quota used up and no credits remain',
-    message:
-      'The monthly backlinks quota is used up and no credits remain. Add credits to continue.',
-    meta: { credits_required: 1 },
-  },
-  noApiAccess: {
-    code: 'FORBIDDEN',
-    summary: 'The plan lacks API access',
-    message: 'The free plan has no API access. Upgrade to Pro or Agency to use the API.',
-  },
-  notFound: {
-    code: 'NOT_FOUND',
-    summary: 'Unknown, or not owned by the account',
-    message: 'Project not found.',
-  },
-  alreadyRunning: {
-    code: 'ALREADY_RUNNING',
-    summary: 'The same request is already being fetched; nothing charged',
-    message:
-      'The same request is already being fetched for this account. Retry shortly; it will be served from cache. Nothing was charged.',
-  },
-  idempotencyRunning: {
-    code: 'ALREADY_RUNNING',
-    summary: 'A request with this Idempotency-Key is still running; nothing started twice',
-    message:
-      'A request with this Idempotency-Key is still running. Retry shortly to get its answer; nothing is started twice.',
-  },
-  idempotencyReused: {
-    code: 'VALIDATION_ERROR',
-    summary: 'The Idempotency-Key was used with another route or body, or is malformed',
-    message:
-      'This Idempotency-Key was used with another request body in the last 24 hours. Use a new key for a new request.',
-    details: [
-      {
-        field: 'Idempotency-Key',
-        message:
-          'This Idempotency-Key was used with another request body in the last 24 hours. Use a new key for a new request.',
-      },
-    ],
-  },
-  wrongContentType: {
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    summary: 'The body is not JSON',
-    message:
-      'Content-Type "application/x-www-form-urlencoded" is not accepted. Send the body as JSON with Content-Type: application/json.',
-  },
-  validation: {
-    code: 'VALIDATION_ERROR',
-    summary: 'A parameter is missing or invalid (one message per field)',
-    message: 'limit must not be greater than 500',
-    details: [{ field: 'limit', message: 'limit must not be greater than 500' }],
-  },
-  unsupportedLocation: {
-    code: 'UNSUPPORTED_LOCATION',
-    summary: 'location_code is not a supported market',
-    message:
-      'location_code 9999 is not a supported market. See GET /api/v1/keyword-research/locations.',
-    details: [
-      {
-        field: 'location_code',
-        message:
-          'location_code 9999 is not a supported market. See GET /api/v1/keyword-research/locations.',
-      },
-    ],
-  },
-  perMinute: {
-    code: 'RATE_LIMITED',
-    summary: 'Per-minute limit of this endpoint (retry after meta.retry_after seconds)',
-    message: 'Too many requests to this endpoint: at most 20 per minute. Retry in 12 s.',
-    meta: { retry_after: 12, limit: 20 },
-  },
-  monthly: {
-    code: 'RATE_LIMITED',
-    summary: 'Monthly call allowance used up (until meta.resets_at)',
-    message: 'Monthly API call limit of 20 reached. It resets on 2026-12-01.',
-    meta: { resets_at: '2026-12-01', limit: 20 },
-  },
-  keywordQuota: {
-    code: 'QUOTA_EXCEEDED',
-    summary: 'Monthly keyword-research quota used up',
-    message:
-      'The monthly keyword-research quota of 100 lookups is used up. It resets on 2026-12-01. Cached lookups stay free.',
-    meta: { resets_at: '2026-12-01', limit: 100 },
-  },
-  auditQuota: {
-    code: 'QUOTA_EXCEEDED',
-    summary: 'Monthly crawl count or rolling page budget used up (meta.quota says which)',
-    message: 'Monthly site-audit crawl limit of 10 reached. It resets on 2026-12-01.',
-    meta: { quota: 'site_audit_crawls_per_month', limit: 10, resets_at: '2026-12-01' },
-  },
-  serverError: {
-    code: 'SERVER_ERROR',
-    summary: 'Internal error; safe to retry',
-    message: 'Internal error. It is safe to retry.',
-  },
-  upstream: {
-    code: 'UPSTREAM_ERROR',
-    summary: 'The data provider returned no data; nothing charged',
-    message:
-      'The data provider returned no data for this request. Nothing was charged; please try again later.',
-  },
-} satisfies Record<string, ErrorExample>;
-
-type ErrorName = keyof typeof ERROR_EXAMPLES;
 
 /** What each error status means on the public API (the spec's Errors table). */
 const STATUS_TEXT: Record<number, string> = {
@@ -402,14 +63,14 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** The error names an endpoint documents: the common ones, the monthly cap's, its own. */
-export function endpointErrors(e: (typeof PUBLIC_ENDPOINTS)[number] | undefined): ErrorName[] {
+export function endpointErrors(e: DeclaredEndpoint | undefined): ErrorName[] {
   if (!e) return [...COMMON_ERRORS, 'monthly'];
   const idempotency: ErrorName[] =
     e.method === 'post' ? ['idempotencyRunning', 'idempotencyReused'] : [];
   return [
     ...COMMON_ERRORS,
-    ...(e.group === 'your-data' ? [] : ['monthly' as const]),
-    ...e.errors,
+    ...(e.declaration.group === 'your-data' ? [] : ['monthly' as const]),
+    ...e.declaration.errors,
     ...idempotency,
   ];
 }
@@ -473,8 +134,8 @@ const API_DESCRIPTION = `Backlinks, keyword research and site audits (research),
 
 **Retrying a POST.** Send an \`Idempotency-Key\` header (1-255 printable ASCII characters, e.g. a UUID) and reuse it on each retry of the same request. Within 24 hours a repeat with the same key, route and JSON body gets the first answer again (status and body) with \`Idempotent-Replayed: true\`: nothing is started or charged again, and the repeat counts as one API call. The same key with another route or body is 422 VALIDATION_ERROR; while the first request still runs, 409 ALREADY_RUNNING. 5xx answers and refusals before the endpoint (401, 403, 429) are not kept, so their retry runs again.`;
 
-/** The customer document: /api/v1 only, in the spec's order, every answer and error described. */
-export function publicDocument(app: NestExpressApplication): OpenAPIObject {
+/** The document's title, description, security schemes and server. */
+function publicBuilder(origin: string | null): DocumentBuilder {
   const builder = new DocumentBuilder()
     .setTitle('Search-Marketing Data API')
     .setDescription(API_DESCRIPTION)
@@ -494,39 +155,60 @@ export function publicDocument(app: NestExpressApplication): OpenAPIObject {
     )
     .addSecurityRequirements('bearer')
     .addSecurityRequirements('api_key');
-  const origin = publicOrigin(app);
   if (origin) builder.addServer(origin, 'This service');
-  const doc = generated(app, builder);
-  const listed = new Map(PUBLIC_ENDPOINTS.map((e, i) => [`${e.method} ${e.path}`, i]));
-  const order = (path: string): number =>
-    Math.min(...METHODS.map((m) => listed.get(`${m} ${path}`) ?? Number.MAX_SAFE_INTEGER));
-  const paths = Object.keys(doc.paths)
+  return builder;
+}
+
+/** The /api/v1 paths: those of SPEC_ORDER's operations in its order, then the others by path. */
+function specOrdered(paths: string[], endpoints: Map<string, DeclaredEndpoint>): string[] {
+  const rank = (path: string): number =>
+    Math.min(
+      ...METHODS.map((m) => {
+        const i = SPEC_ORDER.indexOf(endpoints.get(`${m} ${path}`)?.declaration.operationId ?? '');
+        return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+      }),
+    );
+  return paths
     .filter((p) => p.startsWith('/api/v1/'))
-    .sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+type PublicOperation = OperationObject & {
+  'x-codeSamples'?: unknown;
+  'x-spec-extension'?: boolean;
+};
+
+/** One operation as its declaration describes it: name, samples, cost, errors, idempotency. */
+function describeOperation(
+  op: PublicOperation,
+  method: string,
+  path: string,
+  endpoint: DeclaredEndpoint | undefined,
+  sampleBase: string,
+): void {
+  if (endpoint) {
+    const d = endpoint.declaration;
+    op.operationId = d.operationId;
+    op['x-codeSamples'] = codeSamples(method, path, sampleBase, d.sample);
+    op.description = [op.description, `**Cost:** ${d.cost}`].filter(Boolean).join('\n\n');
+    if (d.extension) op['x-spec-extension'] = true;
+  }
+  op.responses = { ...successOnly(op.responses), ...errorResponses(endpointErrors(endpoint)) };
+  if (method === 'post') idempotent(op);
+}
+
+/** The customer document: /api/v1 only, in the spec's order, every answer and error described. */
+export function publicDocument(app: NestExpressApplication): OpenAPIObject {
+  const origin = publicOrigin(app);
+  const doc = generated(app, publicBuilder(origin));
+  const endpoints = new Map(declaredEndpoints().map((e) => [`${e.method} ${e.path}`, e]));
+  const sampleBase = origin ?? SAMPLE_BASE_URL;
   const out: OpenAPIObject['paths'] = {};
-  for (const path of paths) {
+  for (const path of specOrdered(Object.keys(doc.paths), endpoints)) {
     const item = doc.paths[path];
     for (const method of METHODS) {
       const op = item[method];
-      if (!op) continue;
-      const endpoint = PUBLIC_ENDPOINTS.find((e) => e.method === method && e.path === path);
-      if (endpoint) {
-        op.operationId = endpoint.operationId;
-        (op as OperationObject & { 'x-codeSamples'?: unknown })['x-codeSamples'] = codeSamples(
-          method,
-          path,
-          origin ?? SAMPLE_BASE_URL,
-          endpoint.sample,
-        );
-        op.description = [op.description, `**Cost:** ${endpoint.cost}`]
-          .filter(Boolean)
-          .join('\n\n');
-        if (endpoint.extension) {
-          (op as OperationObject & { 'x-spec-extension'?: boolean })['x-spec-extension'] = true;
-        }
-      }
-      op.responses = { ...successOnly(op.responses), ...errorResponses(endpointErrors(endpoint)) };
-      if (method === 'post') idempotent(op);
+      if (op) describeOperation(op, method, path, endpoints.get(`${method} ${path}`), sampleBase);
     }
     out[path] = item;
   }

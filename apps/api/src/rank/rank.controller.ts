@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import {
   ApiError,
   Clock,
@@ -11,7 +11,7 @@ import {
   withMeta,
 } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { ApiAnswer, CostGroup, CurrentAuth } from '@app/gateway';
+import { CurrentAuth, Endpoint, YOUR_DATA_COST } from '@app/gateway';
 import { RankHistoryQueryDto, RankKeywordsQueryDto } from './rank.dto';
 import { RankRepository } from './rank.repository';
 import { RankKeywordPages } from './rank-keyword-pages';
@@ -19,7 +19,6 @@ import { historyEntryView, keywordHeadView, trendOf } from './rank.mapper';
 import { RankHistoryAnswerSchema, RankKeywordsAnswerSchema } from './rank.schema';
 
 @ApiTags('rank')
-@CostGroup('your-data')
 @Controller('api/v1/rank')
 export class RankController {
   constructor(
@@ -29,7 +28,8 @@ export class RankController {
   ) {}
 
   @Get('keywords')
-  @ApiOperation({
+  @Endpoint({
+    operationId: 'listRankKeywords',
     summary: 'Tracked keywords with their latest position (ordered by project id, then keyword id)',
     description:
       'The account’s tracked keywords, all projects or one (project_id; 404 when not the ' +
@@ -38,8 +38,21 @@ export class RankController {
       'Paging (an extension of the specification): `offset` skips keywords in this order, ' +
       'meta.total counts the keywords matching across all pages and meta.next is the path ' +
       'and query of the next page (null on the last one).',
+    answer: RankKeywordsAnswerSchema,
+    group: 'your-data',
+    errors: ['notFound', 'validation'],
+    cost: YOUR_DATA_COST,
+    sample: {
+      query: { limit: 20 },
+      typescript: [
+        'const { data } = await client.rankKeywords({ limit: 20 });',
+        'for (const k of data.keywords) console.log(k.keyword, k.current_position, k.position_change);',
+      ].join('\n'),
+      pythonPrint: 'answer["data"]["count"]',
+    },
+    client: 'rankKeywords',
+    mcp: 'list_rank_keywords',
   })
-  @ApiAnswer(RankKeywordsAnswerSchema)
   async keywords(
     @CurrentAuth() auth: AuthContext,
     @Query() q: RankKeywordsQueryDto,
@@ -68,14 +81,28 @@ export class RankController {
   }
 
   @Get('history')
-  @ApiOperation({
+  @Endpoint({
+    operationId: 'getRankHistory',
     summary: 'Position history of one keyword over the last `days` days (newest first)',
     description:
       'One entry per check in the window (today and the `days` − 1 days before), newest first, ' +
       'and the trend: first, latest, best and worst position (best and worst ignore unranked ' +
       'checks and are null when the keyword never ranked). 404 when the keyword is not the account’s.',
+    answer: RankHistoryAnswerSchema,
+    group: 'your-data',
+    errors: ['notFound', 'validation'],
+    cost: YOUR_DATA_COST,
+    sample: {
+      query: { keyword_id: 123, days: 30 },
+      typescript: [
+        'const { data } = await client.rankHistory({ keyword_id: 123, days: 30 });',
+        'console.log(data.keyword.keyword, data.trend);',
+      ].join('\n'),
+      pythonPrint: 'answer["data"]["trend"]',
+    },
+    client: 'rankHistory',
+    mcp: 'get_rank_history',
   })
-  @ApiAnswer(RankHistoryAnswerSchema)
   async history(
     @CurrentAuth() auth: AuthContext,
     @Query() q: RankHistoryQueryDto,

@@ -1,8 +1,8 @@
 import { Controller, Get, Injectable, Param, PipeTransform, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { ApiAnswer, ApiRequest, CostGroup, CurrentAuth } from '@app/gateway';
+import { ApiRequest, CurrentAuth, Endpoint } from '@app/gateway';
 import { JobRecord, SiteAuditJobsService, isJobId } from '@app/site-audit';
 import { JobListQueryDto, JobQueryDto } from './jobs.dto';
 import { JobLongPollService } from './job-long-poll.service';
@@ -18,7 +18,6 @@ class JobIdPipe implements PipeTransform<unknown, string> {
 }
 
 @ApiTags('jobs')
-@CostGroup('other')
 @Controller('api/v1/jobs')
 export class JobsController {
   constructor(
@@ -27,15 +26,31 @@ export class JobsController {
   ) {}
 
   @Get()
-  @ApiOperation({
+  @Endpoint({
+    operationId: 'listJobs',
     summary: "The account's jobs (site audits), newest first: find an audit again",
     description:
       'Extension of the API specification. Lists the job records of the account, newest first, ' +
       'optionally only those of one status, one page at a time (`limit`, `offset`; `meta.total` ' +
       'counts all that match). Each record is the one GET /jobs/{job_id} answers (report_url ' +
       'inside data once complete). Use it to find an audit whose job_id was lost.',
+    group: 'other',
+    answer: JobListAnswerSchema,
+    errors: ['validation'],
+    cost: 'One API call. No feature quota, no credits.',
+    sample: {
+      query: { status: 'complete', limit: 20 },
+      typescript: [
+        "const { data, meta } = await client.jobs({ status: 'complete', limit: 20 });",
+        'for (const job of data.jobs) console.log(job.job_id, job.status, job.data?.report_url);',
+        'console.log(meta.total);',
+      ].join('\n'),
+      pythonPrint: 'answer["data"]["count"], answer["meta"]["total"]',
+    },
+    extension: true,
+    client: 'jobs',
+    mcp: 'list_jobs',
   })
-  @ApiAnswer(JobListAnswerSchema)
   async list(@CurrentAuth() auth: AuthContext, @Query() query: JobListQueryDto) {
     const page = await this.jobs.jobRecords(auth.accountId, query);
     return withMeta(
@@ -45,7 +60,8 @@ export class JobsController {
   }
 
   @Get(':job_id')
-  @ApiOperation({
+  @Endpoint({
+    operationId: 'getJob',
     summary: 'The job record of an asynchronous job; add ?wait=60 to wait for complete or failed',
     description:
       'Returns the job record. Recommended: `GET /jobs/{job_id}?wait=60` (long-poll): the answer ' +
@@ -54,9 +70,23 @@ export class JobsController {
       'waits. Without `wait` (or with wait=0) the current record is answered at once. A request ' +
       'beyond the waiting limits (per account and per server) is answered at once with the current ' +
       'state, as are waiting requests when the server shuts down.',
+    group: 'other',
+    answer: JobAnswerSchema,
+    errors: ['notFound', 'validation'],
+    cost: 'One API call however long ?wait= waits. No feature quota, no credits.',
+    sample: {
+      path: { job_id: 'job_3kTMd92jf8AbQx0PzLw1Rv' },
+      typescript: [
+        "const { data } = await client.job('job_3kTMd92jf8AbQx0PzLw1Rv');",
+        'console.log(data.status, data.progress);',
+        "// or wait for the end: await client.waitForJob('job_3kTMd92jf8AbQx0PzLw1Rv')",
+      ].join('\n'),
+      pythonPrint: 'answer["data"]["status"], answer["data"]["progress"]',
+    },
+    client: 'job',
+    mcp: 'get_job',
   })
   @ApiParam({ name: 'job_id', example: 'job_3kTMd92jf8AbQx0PzLw1Rv' })
-  @ApiAnswer(JobAnswerSchema)
   async get(
     @CurrentAuth() auth: AuthContext,
     @Param('job_id', JobIdPipe) jobId: string,
