@@ -6,6 +6,7 @@ import { AccountsModule } from '@app/accounts';
 import { GatewayModule } from '@app/gateway';
 import { LoggingModule } from '@app/logging';
 import { HealthModule } from './health/health.module';
+import { HomeModule } from './home/home.module';
 import { UsageModule } from './usage/usage.module';
 import { AdminModule } from './admin/admin.module';
 import { SiteAuditApiModule } from './site-audit/site-audit.module';
@@ -32,6 +33,7 @@ import { RedisMemoryPolicyWatch } from '@app/redis';
     AccountsModule,
     GatewayModule,
     HealthModule,
+    HomeModule,
     AdminModule,
     OpsModule,
     UsageModule,

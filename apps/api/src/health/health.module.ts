@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { HomeController } from '../home/home.controller';
-import { PagesModule } from '../pages/pages.module';
 import { HealthController } from './health.controller';
 import { Readiness } from './readiness';
 
-/** /health/live, /health/ready, and the home page (GET /), which shows the same readiness. */
+/** /health/live and /health/ready; Readiness is shared with the home page (HomeModule). */
 @Module({
-  imports: [PagesModule],
-  controllers: [HealthController, HomeController],
+  controllers: [HealthController],
   providers: [Readiness],
+  exports: [Readiness],
 })
 export class HealthModule {}
