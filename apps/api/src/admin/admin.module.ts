@@ -9,7 +9,7 @@ import { AdminGuard } from './admin.guard';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsageController } from './admin-usage.controller';
 
-/** Internal operations under /admin/v1 (see docs/admin-api.md in shared docs). */
+/** Internal operations under /admin/v1 (docs/api.md, "Admin API"). */
 @Module({
   // UsageModule: the account read's usage (UsageService.usedBy); imported here, not only
   // through ApiModule, so that a context without ApiModule (the demo seed) resolves it.
