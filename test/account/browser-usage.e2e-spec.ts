@@ -9,7 +9,7 @@ const suite = 'Console usage chart and alert settings in headless Chromium';
 const describeBrowser = browserTestsEnabled(suite) ? describe : describe.skip;
 
 /**
- * The console's usage part (shared/docs/account-area.md, "Usage history and usage alerts"):
+ * The console's usage part (docs/usage-history.md, "The console"; docs/api.md, "Account area"):
  * the 30-day stacked bar chart drawn by the server as SVG with its table, the calls of each
  * key this month, the top endpoints, and the alert settings form, at desktop and phone sizes.
  * Screenshots in /tmp (usage-<size>-*.png).

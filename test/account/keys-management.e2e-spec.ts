@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from '../helpers/test-app';
 const RECORD_TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const KEY = /^seo_live_[A-Za-z0-9_-]{43}$/;
 
-/** Contract: shared/docs/account-area.md, rows GET/POST /account/v1/api-keys and DELETE …/:id. */
+/** Contract: docs/api.md, "Account area": GET/POST /account/v1/api-keys and DELETE …/:id. */
 describe('Account area: key management (/account/v1/api-keys)', () => {
   let t: TestApp;
   let admin: AdminClient;

@@ -2,7 +2,7 @@ import { AdminClient, bearer } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { cookiePair, createPerson, hiddenValue, pageSignIn, setCookies } from './pages-helpers';
 
-/** Contract: shared/docs/account-area.md, "Pages" (GET /account, the console). */
+/** Contract: docs/api.md, "Account area" (the pages: GET /account, the console). */
 describe('Account pages: the console', () => {
   let t: TestApp;
   let admin: AdminClient;

@@ -10,7 +10,7 @@ import {
   setCookies,
 } from './pages-helpers';
 
-/** Contract: shared/docs/account-area.md, "Pages" (GET/POST /account/sign-in, GET /account). */
+/** Contract: docs/api.md, "Account area" (GET/POST /account/sign-in, GET /account). */
 describe('Account pages: sign-in', () => {
   let t: TestApp;
   let person: PagePerson;

@@ -31,7 +31,7 @@ interface History {
 }
 
 /**
- * Contract: shared/docs/account-area.md, "Usage history and usage alerts". A call is in the
+ * Contract: docs/usage-history.md and docs/api.md ("Account area"). A call is in the
  * history exactly when the monthly meter counted it (the same statement), by day, key or
  * connection, endpoint and cost group; thresholds fire one signed usage.threshold_reached
  * delivery per month whatever the concurrency.

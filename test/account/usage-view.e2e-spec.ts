@@ -7,8 +7,8 @@ import { createTestApp, TestApp } from '../helpers/test-app';
 const API_USAGE_MEMBERS = ['api_calls_limit', 'api_calls_used', 'plan', 'resets_at', 'unlimited'];
 
 /**
- * Contract: shared/docs/account-area.md, GET /account/v1/usage ("the same members as the data
- * of GET /api/v1/usage for this account (not counted as a call)") and the connected-apps rows
+ * Contract: docs/api.md, "Account area": GET /account/v1/usage (the same members as the data
+ * of GET /api/v1/usage for this account, not counted as a call) and the connected-apps rows
  * (placeholder until the hosted MCP connector's OAuth grants exist).
  */
 describe('Account area: usage view (/account/v1/usage) and connected apps placeholder', () => {

@@ -13,7 +13,7 @@ function sessionCookie(res: request.Response): string {
   return found.split(';')[0];
 }
 
-describe('Admin API: users of an account (shared/docs/account-area.md)', () => {
+describe('Admin API: users of an account (docs/api.md, "Account area")', () => {
   let t: TestApp;
   let admin: AdminClient;
 

@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from '../helpers/test-app';
 
 const RECORD_TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-describe('Admin API: accounts, keys, credits (shared/docs/admin-api.md)', () => {
+describe('Admin API: accounts, keys, credits (docs/api.md, "Admin API")', () => {
   let t: TestApp;
   let admin: AdminClient;
 

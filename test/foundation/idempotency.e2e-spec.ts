@@ -337,7 +337,7 @@ describe('Idempotency-Key on POST under /api/v1', () => {
     it('a claim left running by a killed process blocks until its lease ends, then the retry runs', async () => {
       const acct = await admin.account('pro', ROOMY);
       const now = t.clock.now();
-      const hash = requestHash({ params: {}, query: {}, body: AUDIT } as never);
+      const hash = requestHash({ params: {}, query: {}, body: AUDIT });
       await t.db.query(
         `INSERT INTO idempotency_keys (account_id, key, route, request_hash, state, claim, locked_until, created_at, expires_at)
          VALUES ($1, 'killed-1', 'POST /api/v1/site-audit', $2, 'running', gen_random_uuid(), $3, $4, $5)`,

@@ -454,7 +454,7 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
             acc.id,
             `${key}-running`,
             `POST ${path}`,
-            requestHash({ params: {}, query: {}, body } as never),
+            requestHash({ params: {}, query: {}, body }),
             new Date(now.getTime() + 60_000),
             now,
             new Date(now.getTime() + 86_400_000),

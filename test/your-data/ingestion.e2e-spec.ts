@@ -3,7 +3,7 @@ import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { GENEROUS, YourDataAdmin, get, scanBody } from './your-data-fixtures';
 
-describe('your-data ingestion (admin-api.md "Your-data ingestion") and the monthly cap', () => {
+describe('your-data ingestion (docs/your-data.md, "Ingestion (admin)") and the monthly cap', () => {
   let t: TestApp;
   let admin: AdminClient;
   let yd: YourDataAdmin;

@@ -1,4 +1,6 @@
+import Redis from 'ioredis';
 import { loadConfig } from '@app/core';
+import { RedisKeys } from '@app/redis';
 import { ApiKeyCache, AuthContext, FALLBACK_KEY_CACHE_TTL_MS } from './api-key-cache';
 import { KeyCacheInvalidation } from './key-cache-invalidation';
 
@@ -81,11 +83,9 @@ describe('KeyCacheInvalidation messages', () => {
   const setup = () => {
     const c = cache();
     c.setLive(true);
-    const inv = new KeyCacheInvalidation(
-      {} as never,
-      { of: (...p: Array<string | number>) => ['seo', ...p].join(':') } as never,
-      c,
-    );
+    // A client that never connects (lazyConnect): applying a message does not reach Redis.
+    const redis = new Redis({ lazyConnect: true });
+    const inv = new KeyCacheInvalidation(redis, new RedisKeys(loadConfig({})), c);
     c.set('a1', auth(1, 1), c.epoch());
     c.set('b1', auth(2, 2), c.epoch());
     return { c, inv };

@@ -152,7 +152,7 @@ describe('createGuardedLookup (connect-time check defeats DNS rebinding)', () =>
           host: 'localhost',
           port,
           path: '/',
-          lookup: createGuardedLookup(buildAddressPolicy(policyAllowPrivate)) as never,
+          lookup: createGuardedLookup(buildAddressPolicy(policyAllowPrivate)),
           agent: false,
         },
         (res) => {

@@ -81,16 +81,33 @@ describe('busyDatabase', () => {
   });
 });
 
+/** What DependencyHealth uses of its Redis client and DataSource (the real ones satisfy these). */
+interface RedisUse {
+  on(event: string, listener: (err: Error) => void): unknown;
+  ping(): Promise<unknown>;
+}
+interface DataSourceUse {
+  query(sql: string): Promise<unknown>;
+}
+
+/** A DependencyHealth over typed fakes: each has the members used, with the real signatures. */
+function dependencyHealth(
+  redis: RedisUse,
+  dataSource: DataSourceUse = { query: async () => [] },
+  postgresPing: Pick<PostgresPing, 'ping'> = { ping: async () => undefined },
+): DependencyHealth {
+  return new DependencyHealth(
+    redis as Redis,
+    dataSource as DataSource,
+    postgresPing as PostgresPing,
+  );
+}
+
 describe('DependencyHealth.requestBusy', () => {
   const make = (ping: () => Promise<void>) => {
-    const redis = Object.assign(new EventEmitter(), { ping: async () => 'PONG' });
+    const redis = Object.assign(new EventEmitter(), { ping: async () => 'PONG' as const });
     const dataSource = { query: async () => [{ '?column?': 1 }] };
-    const health = new DependencyHealth(
-      redis as unknown as Redis,
-      dataSource as unknown as DataSource,
-      { ping } as unknown as PostgresPing,
-    );
-    return health;
+    return dependencyHealth(redis, dataSource, { ping });
   };
   const settle = () => new Promise((r) => setTimeout(r, 10));
 
@@ -169,8 +186,7 @@ describe('redisOutOfMemory (maxmemory reached with noeviction)', () => {
   });
 
   it('DependencyHealth: an OOM answers "redis" (a 500 with Retry-After), counted, logged once a minute, not marked down', () => {
-    const redis = { on: jest.fn(), ping: jest.fn() };
-    const health = new DependencyHealth(redis as never, {} as never, {} as never);
+    const health = dependencyHealth({ on: jest.fn(), ping: jest.fn() });
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const before = counterValue();
     try {

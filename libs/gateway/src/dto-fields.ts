@@ -199,6 +199,35 @@ export function Device(options: FieldOptions = {}): PropertyDecorator {
   );
 }
 
+interface OneOfOptions extends FieldOptions {
+  /** The message when the value is not in the list (default: class-validator's "must be one of the following values: …"). */
+  message?: string;
+}
+
+/** One value of a fixed list, taken as posted (not trimmed or lower-cased). */
+export function OneOf(values: readonly string[], options: OneOfOptions = {}): PropertyDecorator {
+  return Rules(
+    doc(options.optional, { enum: values, ...options.api }),
+    ...presence(options),
+    IsIn(values, options.message === undefined ? undefined : { message: options.message }),
+  );
+}
+
+/**
+ * An optional query value read leniently: one of `values`; anything else (absent, unknown,
+ * repeated) falls back to `fallback` without an error, where the service reads it.
+ */
+export function FallsBackTo(values: readonly string[], fallback: string): PropertyDecorator {
+  return Rules(
+    ApiPropertyOptional({
+      enum: values,
+      default: fallback,
+      description: `Unrecognized values fall back to ${fallback}`,
+    }),
+    IsOptional(),
+  );
+}
+
 /** A strict calendar date `YYYY-MM-DD`. */
 export function PlainDateField(options: FieldOptions = {}): PropertyDecorator {
   return Rules(

@@ -50,7 +50,7 @@ describe('canonicalJson and requestHash: bodies compared as parsed JSON', () => 
     expect(canonicalJson({ b: 1, a: [2, { d: null, c: 'x' }] })).toBe(
       '{"a":[2,{"c":"x","d":null}],"b":1}',
     );
-    const hash = (body: unknown) => requestHash({ params: {}, query: {}, body } as never);
+    const hash = (body: unknown) => requestHash({ params: {}, query: {}, body });
     expect(hash({ a: 1, b: 2 })).toBe(hash({ b: 2, a: 1 }));
     expect(hash({ a: [1, 2] })).not.toBe(hash({ a: [2, 1] }));
     expect(hash({ a: 1 })).not.toBe(hash({ a: '1' }));
@@ -61,12 +61,13 @@ describe('canonicalJson and requestHash: bodies compared as parsed JSON', () => 
   it('a member named __proto__ stays a member (no prototype trick)', () => {
     const parsed = JSON.parse('{"__proto__":{"x":1},"a":1}') as unknown;
     expect(canonicalJson(parsed)).toBe('{"__proto__":{"x":1},"a":1}');
-    const hash = (body: unknown) => requestHash({ params: {}, query: {}, body } as never);
+    const hash = (body: unknown) => requestHash({ params: {}, query: {}, body });
     expect(hash(parsed)).not.toBe(hash({ a: 1 }));
   });
 
   it('path parameters and query count; the api_key credential does not', () => {
-    const h = (params: object, query: object) => requestHash({ params, query, body: {} } as never);
+    const h = (params: Record<string, string>, query: Record<string, string>) =>
+      requestHash({ params, query, body: {} });
     expect(h({ id: '1' }, {})).not.toBe(h({ id: '2' }, {}));
     expect(h({}, { a: '1' })).not.toBe(h({}, { a: '2' }));
     expect(h({}, { api_key: 'seo_live_one' })).toBe(h({}, { api_key: 'seo_live_two' }));

@@ -1,22 +1,21 @@
 import { AuditProgress } from './audit-progress';
 
 type Sent = { method: string; params: { progress: number; total: number; message: string } };
+/** The part of the SDK's request context AuditProgress takes. */
+type ProgressExtra = ConstructorParameters<typeof AuditProgress>[0];
 
 function extra(token: string | number | undefined) {
   const controller = new AbortController();
   const sent: Sent[] = [];
-  return {
-    controller,
-    sent,
-    extra: {
-      _meta: token === undefined ? undefined : { progressToken: token },
-      signal: controller.signal,
-      sendNotification: (n: unknown) => {
-        sent.push(n as Sent);
-        return Promise.resolve();
-      },
+  const extra: ProgressExtra = {
+    _meta: token === undefined ? undefined : { progressToken: token },
+    signal: controller.signal,
+    sendNotification: (n) => {
+      sent.push(n as Sent);
+      return Promise.resolve();
     },
   };
+  return { controller, sent, extra };
 }
 
 describe('AuditProgress (run_site_audit progress: at once with the job id, then a heartbeat)', () => {
@@ -25,7 +24,7 @@ describe('AuditProgress (run_site_audit progress: at once with the job id, then 
 
   it('sends the first notification at once, its message naming the job id and how to find it again', async () => {
     const e = extra('tok');
-    const p = new AuditProgress(e.extra as never, 'job_abc', 10_000);
+    const p = new AuditProgress(e.extra, 'job_abc', 10_000);
     p.start({ job_id: 'job_abc', status: 'queued' });
     await p.sent();
     expect(e.sent).toHaveLength(1);
@@ -39,7 +38,7 @@ describe('AuditProgress (run_site_audit progress: at once with the job id, then 
 
   it('beats every interval while waiting, each value strictly above the last, below 100 until complete', async () => {
     const e = extra(7);
-    const p = new AuditProgress(e.extra as never, 'job_abc', 10_000);
+    const p = new AuditProgress(e.extra, 'job_abc', 10_000);
     p.start({ job_id: 'job_abc', status: 'queued' });
     jest.advanceTimersByTime(9_999);
     await p.sent();
@@ -64,14 +63,14 @@ describe('AuditProgress (run_site_audit progress: at once with the job id, then 
 
   it('sends nothing after stop() or once the call is cancelled', async () => {
     const e = extra('tok');
-    const p = new AuditProgress(e.extra as never, 'job_abc', 1_000);
+    const p = new AuditProgress(e.extra, 'job_abc', 1_000);
     p.start({ job_id: 'job_abc', status: 'queued' });
     e.controller.abort();
     jest.advanceTimersByTime(10_000);
     p.onRecord({ status: 'running', progress: 50 });
     await p.sent();
     expect(e.sent).toHaveLength(1);
-    const q = new AuditProgress(extra('t').extra as never, 'job_x', 1_000);
+    const q = new AuditProgress(extra('t').extra, 'job_x', 1_000);
     q.start({ status: 'queued' });
     q.stop();
     expect(jest.getTimerCount()).toBe(0);
@@ -79,7 +78,7 @@ describe('AuditProgress (run_site_audit progress: at once with the job id, then 
 
   it('without a progress token: nothing is sent and no timer runs', async () => {
     const e = extra(undefined);
-    const p = new AuditProgress(e.extra as never, 'job_abc', 1_000);
+    const p = new AuditProgress(e.extra, 'job_abc', 1_000);
     expect(p.wanted).toBe(false);
     p.start({ status: 'queued' });
     p.onRecord({ status: 'running', progress: 10 });

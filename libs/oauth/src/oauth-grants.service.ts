@@ -200,9 +200,9 @@ export class OAuthGrantsService {
   }
 
   /**
-   * A plan without API access ends the account's grants (shared/docs/hosted-mcp.md): their
-   * tokens stop at once on every instance (each access-token check reads PostgreSQL) and do
-   * not come back with an upgrade. Returns how many grants ended.
+   * A plan without API access ends the account's grants (docs/oauth.md, "A downgrade ends
+   * the grants"): their tokens stop at once on every instance (each access-token check reads
+   * PostgreSQL) and do not come back with an upgrade. Returns how many grants ended.
    */
   async endAccountGrants(accountId: number): Promise<number> {
     return this.grants.revokeAccountGrants(accountId, this.clock.now());

@@ -1,13 +1,18 @@
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig, metricsRegistry } from '@app/core';
-import { RedisMemoryPolicy, parseInfoMemory, readMemoryPolicy } from './redis-memory-policy';
+import {
+  MemoryPolicySource,
+  RedisMemoryPolicy,
+  parseInfoMemory,
+  readMemoryPolicy,
+} from './redis-memory-policy';
 
 const replyError = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
 
-/** A stand-in for the ioredis client: CONFIG GET answers `config`, INFO memory answers `info`. */
+/** A stand-in for the ioredis client (the two commands read): CONFIG GET answers `config`, INFO memory answers `info`. */
 function fakeRedis(options: { policy?: string; config?: 'disabled' | 'down'; info?: string }) {
   return {
-    config: jest.fn((_get: string, name: string) => {
+    config: jest.fn((_get: 'GET', name: string): Promise<string[]> => {
       if (options.config === 'disabled')
         return Promise.reject(
           replyError("ERR unknown command 'CONFIG', with args beginning with:"),
@@ -17,13 +22,13 @@ function fakeRedis(options: { policy?: string; config?: 'disabled' | 'down'; inf
         name === 'maxmemory-policy' ? [name, options.policy ?? 'noeviction'] : [name, '2097152'],
       );
     }),
-    info: jest.fn(() =>
+    info: jest.fn((_section: 'memory'): Promise<string> =>
       Promise.resolve(
         options.info ??
           `# Memory\r\nused_memory:1000\r\nmaxmemory:1048576\r\nmaxmemory_policy:${options.policy ?? 'noeviction'}\r\n`,
       ),
     ),
-  };
+  } satisfies MemoryPolicySource;
 }
 
 async function gauge(): Promise<Record<string, number>> {
@@ -44,14 +49,14 @@ describe('Redis maxmemory-policy (issue 35)', () => {
 
   it('CONFIG GET where allowed; INFO memory where CONFIG is disabled (managed Redis)', async () => {
     const withConfig = fakeRedis({ policy: 'volatile-lru' });
-    expect(await readMemoryPolicy(withConfig as never)).toMatchObject({
+    expect(await readMemoryPolicy(withConfig)).toMatchObject({
       policy: 'volatile-lru',
       maxmemory: 2097152,
       source: 'config',
     });
     expect(withConfig.info).not.toHaveBeenCalled();
     const managed = fakeRedis({ policy: 'allkeys-lfu', config: 'disabled' });
-    expect(await readMemoryPolicy(managed as never)).toMatchObject({
+    expect(await readMemoryPolicy(managed)).toMatchObject({
       policy: 'allkeys-lfu',
       maxmemory: 1048576,
       source: 'info',
@@ -60,20 +65,20 @@ describe('Redis maxmemory-policy (issue 35)', () => {
 
   it('a lost connection is not read as a policy (rejects; INFO is not tried)', async () => {
     const down = fakeRedis({ config: 'down' });
-    await expect(readMemoryPolicy(down as never)).rejects.toThrow('Connection is closed.');
+    await expect(readMemoryPolicy(down)).rejects.toThrow('Connection is closed.');
     expect(down.info).not.toHaveBeenCalled();
   });
 
   it('INFO without maxmemory_policy (hostile or odd server) rejects rather than guessing', async () => {
     const odd = fakeRedis({ config: 'disabled', info: 'maxmemory_policy\r\n' });
-    await expect(readMemoryPolicy(odd as never)).rejects.toThrow(/maxmemory_policy/);
+    await expect(readMemoryPolicy(odd)).rejects.toThrow(/maxmemory_policy/);
   });
 
   it.each(['allkeys-lru', 'volatile-ttl', 'allkeys-random'])(
     'production + %s: the start is refused with a message saying what to set',
     async (policy) => {
       const p = new RedisMemoryPolicy(
-        fakeRedis({ policy }) as never,
+        fakeRedis({ policy }),
         loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://127.0.0.1:6390' }),
       );
       const err = (await p.checkAtStartup().catch((e: unknown) => e)) as ConfigError;
@@ -87,10 +92,7 @@ describe('Redis maxmemory-policy (issue 35)', () => {
   it('development + allkeys-lru: a warning, the start goes on; the gauge names the policy', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
-      const p = new RedisMemoryPolicy(
-        fakeRedis({ policy: 'allkeys-lru' }) as never,
-        loadConfig({}),
-      );
+      const p = new RedisMemoryPolicy(fakeRedis({ policy: 'allkeys-lru' }), loadConfig({}));
       await expect(p.checkAtStartup()).resolves.toBeUndefined();
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0][1])).toMatch(/maxmemory-policy allkeys-lru.*development/);
@@ -104,7 +106,7 @@ describe('Redis maxmemory-policy (issue 35)', () => {
 
   it('production + noeviction starts; an unknown policy name is labelled "other"', async () => {
     const ok = new RedisMemoryPolicy(
-      fakeRedis({ policy: 'noeviction' }) as never,
+      fakeRedis({ policy: 'noeviction' }),
       loadConfig({ NODE_ENV: 'production' }),
     );
     await expect(ok.checkAtStartup()).resolves.toBeUndefined();
@@ -112,17 +114,14 @@ describe('Redis maxmemory-policy (issue 35)', () => {
     expect(ok.problem()).toBeNull();
     expect(await gauge()).toEqual({ noeviction: 1 });
 
-    const odd = new RedisMemoryPolicy(
-      fakeRedis({ policy: 'my"policy{x}' }) as never,
-      loadConfig({}),
-    );
+    const odd = new RedisMemoryPolicy(fakeRedis({ policy: 'my"policy{x}' }), loadConfig({}));
     await odd.refresh();
     expect(await gauge()).toEqual({ other: 1 });
   });
 
   it('Redis not answering at start-up: the start goes on (checked again later), status unknown', async () => {
     const p = new RedisMemoryPolicy(
-      fakeRedis({ config: 'down' }) as never,
+      fakeRedis({ config: 'down' }),
       loadConfig({ NODE_ENV: 'production' }),
     );
     await expect(p.checkAtStartup()).resolves.toBeUndefined();

@@ -63,12 +63,18 @@ export function parseInfoMemory(info: string): { policy: string; maxmemory: numb
   return { policy: policy.toLowerCase(), maxmemory: Number.isFinite(max) ? max : 0 };
 }
 
+/** The two commands the policy is read with (an ioredis client has them). */
+export interface MemoryPolicySource {
+  config(subcommand: 'GET', parameter: string): Promise<unknown>;
+  info(section: 'memory'): Promise<string>;
+}
+
 /**
  * Reads Redis's eviction policy: `CONFIG GET` where allowed, else `INFO memory`'s
  * `maxmemory_policy` (CONFIG is renamed away or refused on most managed Redis). A lost
  * connection rejects (the caller treats the policy as not known yet).
  */
-export async function readMemoryPolicy(redis: Redis): Promise<MemoryPolicyReading> {
+export async function readMemoryPolicy(redis: MemoryPolicySource): Promise<MemoryPolicyReading> {
   try {
     const policy = (await redis.config('GET', 'maxmemory-policy')) as string[];
     const max = (await redis.config('GET', 'maxmemory')) as string[];
@@ -114,7 +120,7 @@ export class RedisMemoryPolicy {
   private logged: string | null = null;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: MemoryPolicySource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     setPolicyGauge(null);

@@ -8,7 +8,7 @@ import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { AdminUsersController } from './admin-users.controller';
 
-/** Internal operations under /admin/v1 (see docs/admin-api.md in shared docs). */
+/** Internal operations under /admin/v1 (docs/api.md, "Admin API"). */
 @Module({
   // UsageModule: the account read's usage (UsageService.usedBy); imported here, not only
   // through ApiModule, so that a context without ApiModule (the demo seed) resolves it.

@@ -10,7 +10,7 @@ import { AiVisibilityRepository } from './ai-visibility.repository';
 import { AiVisibilityService } from './ai-visibility.service';
 import { projectAdminView } from './ai-visibility.mapper';
 
-/** AI-visibility ingestion (docs: admin-api.md "Your-data ingestion"). */
+/** AI-visibility ingestion (docs/your-data.md, "Ingestion (admin)"). */
 @AdminController()
 export class AiVisibilityIngestionController {
   constructor(

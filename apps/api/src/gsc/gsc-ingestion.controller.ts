@@ -9,7 +9,7 @@ import { CreateGscPropertyDto, GscRowsDto } from './gsc-ingestion.dto';
 import { GscIngestionRepository } from './gsc-ingestion.repository';
 import { propertyAdminView } from './gsc.mapper';
 
-/** Search Console ingestion (docs: admin-api.md "Your-data ingestion"). */
+/** Search Console ingestion (docs/your-data.md, "Ingestion (admin)"). */
 @AdminController()
 export class GscIngestionController {
   constructor(

@@ -1,7 +1,5 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
 import { GSC_DIMENSIONS, GSC_SORTS } from '@app/core';
-import { PlainDateField, QueryId, QueryInt } from '@app/gateway';
+import { FallsBackTo, OneOf, PlainDateField, QueryId, QueryInt } from '@app/gateway';
 
 export class GscQueriesQueryDto {
   @QueryId({
@@ -9,12 +7,7 @@ export class GscQueriesQueryDto {
   })
   property_id: number;
 
-  @ApiPropertyOptional({
-    enum: GSC_DIMENSIONS,
-    default: 'query',
-    description: 'Unrecognized values fall back to query',
-  })
-  @IsOptional()
+  @FallsBackTo(GSC_DIMENSIONS, 'query')
   dim?: unknown;
 
   @PlainDateField({
@@ -26,17 +19,14 @@ export class GscQueriesQueryDto {
   @PlainDateField({ optional: true, api: { description: 'YYYY-MM-DD, default today' } })
   to?: string;
 
-  @ApiPropertyOptional({
-    enum: GSC_SORTS,
-    default: 'clicks',
-    description: 'Unrecognized values fall back to clicks',
-  })
-  @IsOptional()
+  @FallsBackTo(GSC_SORTS, 'clicks')
   sort?: unknown;
 
-  @ApiPropertyOptional({ enum: ['desc', 'asc'], default: 'desc' })
-  @IsOptional()
-  @IsIn(['desc', 'asc'], { message: 'dir must be asc or desc' })
+  @OneOf(['desc', 'asc'], {
+    optional: true,
+    message: 'dir must be asc or desc',
+    api: { default: 'desc' },
+  })
   dir?: 'asc' | 'desc';
 
   @QueryInt(1, 500, { optional: true, api: { default: 100 } })

@@ -9,7 +9,7 @@ import { CreateRankProjectDto, CreateTrackedKeywordDto, RankChecksDto } from './
 import { RankRepository } from './rank.repository';
 import { rankProjectAdminView, trackedKeywordAdminView } from './rank.mapper';
 
-/** Rank-tracking ingestion (docs: admin-api.md "Your-data ingestion"). 201 when created, 200 when updated. */
+/** Rank-tracking ingestion (docs/your-data.md, "Ingestion (admin)"). 201 when created, 200 when updated. */
 @AdminController()
 export class RankIngestionController {
   constructor(

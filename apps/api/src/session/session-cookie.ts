@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { SESSION_MAX_MS } from '@app/accounts';
 
-/** The session cookie's name (relied on from outside: shared/docs/account-area.md). */
+/** The session cookie's name (relied on from outside: docs/api.md, "Account area"). */
 const SESSION_COOKIE = 'seo_session';
 
 /** The value of a cookie in the request's Cookie header, or null (no cookie parser needed). */

@@ -1,6 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
-import { PG_INT_MAX, QueryInt, Rules } from '@app/gateway';
+import { OneOf, PG_INT_MAX, QueryInt } from '@app/gateway';
 import { MAX_WAIT_SECONDS } from './job-long-poll.service';
 
 export class JobQueryDto {
@@ -23,14 +21,11 @@ export const JOB_STATUSES = ['queued', 'running', 'complete', 'failed'] as const
 
 /** GET /api/v1/jobs: the account's jobs, newest first (an extension of the spec). */
 export class JobListQueryDto {
-  @Rules(
-    ApiPropertyOptional({
-      enum: JOB_STATUSES,
-      description: 'Only jobs in this state (default: all)',
-    }),
-    IsOptional(),
-    IsIn(JOB_STATUSES, { message: `status must be one of ${JOB_STATUSES.join(', ')}` }),
-  )
+  @OneOf(JOB_STATUSES, {
+    optional: true,
+    message: `status must be one of ${JOB_STATUSES.join(', ')}`,
+    api: { description: 'Only jobs in this state (default: all)' },
+  })
   status?: (typeof JOB_STATUSES)[number];
 
   @QueryInt(1, 100, { optional: true, api: { default: 20, description: 'Jobs per page' } })

@@ -13,7 +13,7 @@ interface DataForSeoClientOptions {
   backoffMs: number;
 }
 
-/** Internal status codes worth another attempt (shared docs dataforseo-wire.md §1.4). */
+/** Internal status codes worth another attempt (docs/research.md, "The DataForSEO wire …"). */
 const RETRYABLE_CODES: ReadonlySet<number> = new Set([
   40103, 40202, 40209, 50000, 50301, 50303, 50401,
 ]);

@@ -21,8 +21,8 @@ import {
 } from './dataforseo.types';
 
 /**
- * DataForSEO answers → our spec shapes (shared docs dataforseo-mapping.md). Pure
- * functions; every choice is listed in docs/research.md.
+ * DataForSEO answers → our spec shapes (docs/research.md: the field mapping in "The
+ * DataForSEO wire the adapter relies on", every choice in "Mapping choices"). Pure functions.
  */
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

@@ -25,7 +25,7 @@ const INSIGHT_LIST_LIMIT = 20;
 const UPSTREAM_MESSAGE =
   'The data provider returned no data for this request. Nothing was charged; please try again later.';
 
-/** related_keywords depth: ≈8 keywords at depth 1, ≈72 at 2, ≈584 at 3 (shared docs §4.1). */
+/** related_keywords depth: ≈8 keywords at depth 1, ≈72 at 2, ≈584 at 3 (docs/research.md). */
 export function relatedDepth(limit: number): number {
   if (limit <= 8) return 1;
   if (limit <= 72) return 2;

@@ -1,6 +1,6 @@
 /**
- * The parts of DataForSEO's v3 wire format the adapter reads (see shared docs
- * dataforseo-wire.md). Almost everything is nullable upstream; unknown fields are ignored.
+ * The parts of DataForSEO's v3 wire format the adapter reads (docs/research.md, "The
+ * DataForSEO wire the adapter relies on"). Almost everything is nullable upstream; unknown fields are ignored.
  */
 export interface DfsTask<R> {
   id?: string;

@@ -2,7 +2,6 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  IsIn,
   IsInt,
   IsObject,
   IsOptional,
@@ -13,7 +12,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { PLAN_NAMES, PlanName } from '@app/plans';
-import { Required, Rules, Text } from '@app/gateway';
+import { OneOf, Required, Rules, Text } from '@app/gateway';
 
 const MAX_LIMIT = 1_000_000_000;
 
@@ -72,8 +71,7 @@ export class CreateAccountDto {
   @Text(200)
   name: string;
 
-  @ApiProperty({ enum: PLAN_NAMES })
-  @Rules(Required(), IsIn(PLAN_NAMES))
+  @OneOf(PLAN_NAMES)
   plan: PlanName;
 }
 
@@ -81,9 +79,7 @@ export class UpdateAccountDto {
   @Text(200, { optional: true })
   name?: string;
 
-  @ApiPropertyOptional({ enum: PLAN_NAMES })
-  @IsOptional()
-  @IsIn(PLAN_NAMES)
+  @OneOf(PLAN_NAMES, { optional: true })
   plan?: PlanName;
 
   @ApiPropertyOptional({ type: OverridesDto })
