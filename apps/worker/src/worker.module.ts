@@ -11,7 +11,7 @@ import { LoggingModule } from '@app/logging';
 import { RedisMemoryPolicyWatch } from '@app/redis';
 import { OAuthClientPurgeService, OAuthClientsRepository } from '@app/oauth';
 import { AuditSweeperService, SiteAuditModule, WebhookSweeperService } from '@app/site-audit';
-import { SiteAuditProcessor } from './site-audit.processor';
+import { SiteAuditProcessor } from './site-audit/site-audit.processor';
 import { GscMaintenanceService } from './gsc-maintenance.service';
 import { IdempotencyPurgeService } from './idempotency-purge.service';
 import { WorkerMetricsServer } from './metrics-server';

@@ -4,12 +4,11 @@ import { APP_CONFIG, AppConfig } from '@app/core';
 import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
 import { AuditReportService } from './audit-report.service';
-import { AuditsRepository } from './audits.repository';
+import { AuditReportRepository } from './audit-report.repository';
 import { JobEventsPublisher } from './job-events';
-import { JobsRepository } from './jobs.repository';
-import { PageBudgetRepository } from './page-budget.repository';
-import { SiteAuditJobsService } from './site-audit-jobs.service';
-import { SiteAuditService } from './site-audit.service';
+import { JobRecordsRepository } from './job-records.repository';
+import { JobLifecycleService } from './job-lifecycle.service';
+import { StartAuditService } from './start-audit.service';
 import {
   SITE_AUDIT_JOB_OPTIONS,
   SITE_AUDIT_QUEUE,
@@ -25,7 +24,7 @@ import { WebhooksRepository } from './webhooks/webhooks.repository';
  * Site audits, shared by the API (starts audits, serves job records and report pages) and the
  * worker (runs them; it also provides AuditSweeperService and WebhookSweeperService): the
  * BullMQ connection, the site-audit and webhooks queues,
- * job records, the page budget, stored audits. Needs the global CoreModule and DatabaseModule.
+ * job records, stored audits (the page budget is libs/billing's). Needs the global CoreModule and DatabaseModule.
  */
 @Module({
   imports: [
@@ -39,12 +38,11 @@ import { WebhooksRepository } from './webhooks/webhooks.repository';
     BullModule.registerQueue({ name: WEBHOOKS_QUEUE, defaultJobOptions: WEBHOOK_JOB_OPTIONS }),
   ],
   providers: [
-    JobsRepository,
-    PageBudgetRepository,
-    AuditsRepository,
+    JobRecordsRepository,
+    AuditReportRepository,
     SiteAuditQueue,
-    SiteAuditJobsService,
-    SiteAuditService,
+    JobLifecycleService,
+    StartAuditService,
     AuditReportService,
     JobEventsPublisher,
     WebhooksRepository,
@@ -54,8 +52,9 @@ import { WebhooksRepository } from './webhooks/webhooks.repository';
   ],
   exports: [
     SiteAuditQueue,
-    SiteAuditJobsService,
-    SiteAuditService,
+    JobRecordsRepository,
+    JobLifecycleService,
+    StartAuditService,
     AuditReportService,
     WebhookSecretsService,
     WebhookDeliveriesService,

@@ -5,6 +5,7 @@ import { SiteAuditModule } from '@app/site-audit';
 import { OAuthModule } from '../oauth/oauth.module';
 import { UsageModule } from '../usage/usage.module';
 import { AdminAccountsController } from './admin-accounts.controller';
+import { AdminAccountsService } from './admin-accounts.service';
 import { AdminGuard } from './admin.guard';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsageController } from './admin-usage.controller';
@@ -15,7 +16,7 @@ import { AdminUsageController } from './admin-usage.controller';
   // through ApiModule, so that a context without ApiModule (the demo seed) resolves it.
   imports: [AccountsModule, BillingModule, SiteAuditModule, OAuthModule, UsageModule],
   controllers: [AdminAccountsController, AdminUsersController, AdminUsageController],
-  providers: [AdminGuard],
+  providers: [AdminGuard, AdminAccountsService],
   exports: [AdminGuard],
 })
 export class AdminModule {}
