@@ -1,8 +1,7 @@
-import type { SqlScope } from '@app/database';
-import type { PageBudgetRepository } from './page-budget.repository';
+import type { BudgetDb, PageBudgetRepository } from './page-budget.repository';
 import { PageBudgetService } from './page-budget.service';
 
-const tx = {} as SqlScope;
+const tx = {} as BudgetDb;
 const DAY = 86_400_000;
 
 /** A ledger that answers `used` pages and the given window rows. */

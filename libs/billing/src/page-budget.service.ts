@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlScope } from '@app/database';
 import { PAGE_BUDGET_WINDOW_DAYS, effectiveMaxPages, pageBudgetResetsAt } from './page-budget';
-import { PageBudgetRepository } from './page-budget.repository';
+import { BudgetDb, PageBudgetRepository } from './page-budget.repository';
 
 /** What a new crawl asks of the page limits (the plan's, in force for the account). */
 export interface PageRequest {
@@ -45,7 +44,7 @@ export class PageBudgetService {
    * statement, the SUM of `allowance` that follows sees every reservation committed before.
    * False when the account does not exist.
    */
-  lockAccount(accountId: number, tx: SqlScope): Promise<boolean> {
+  lockAccount(accountId: number, tx: BudgetDb): Promise<boolean> {
     return this.budget.lockAccount(accountId, tx);
   }
 
@@ -54,7 +53,7 @@ export class PageBudgetService {
    * is left of the rolling budget (read on `tx`, after `lockAccount`). A refusal names the
    * limit, and for the budget when a page becomes free again.
    */
-  async allowance(req: PageRequest, tx: SqlScope): Promise<PageAllowance> {
+  async allowance(req: PageRequest, tx: BudgetDb): Promise<PageAllowance> {
     if (req.perCrawl < 1)
       return { ok: false, quota: 'site_audit_pages_per_crawl', limit: req.perCrawl };
     const window = PAGE_BUDGET_WINDOW_DAYS;
@@ -77,13 +76,13 @@ export class PageBudgetService {
     accountId: number,
     pages: number,
     at: Date | null,
-    tx: SqlScope,
+    tx: BudgetDb,
   ): Promise<void> {
     return this.budget.reserve(jobId, accountId, pages, at, tx);
   }
 
   /** The job's ledger row drops to `pages` as the job ends (never rises above the reservation). */
-  reconcile(jobId: string, pages: number, now: Date, tx: SqlScope): Promise<void> {
+  reconcile(jobId: string, pages: number, now: Date, tx: BudgetDb): Promise<void> {
     return this.budget.reconcile(jobId, pages, now, tx);
   }
 

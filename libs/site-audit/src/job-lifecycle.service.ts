@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, metrics } from '@app/core';
 import type { AuditResult } from '@app/crawler';
-import type { JobError, JobStatus, SqlTx } from '@app/database';
+import type { JobError, JobStatus } from '@app/database';
 import { FeatureQuotaService, PageAllowance, PageBudgetService } from '@app/billing';
 import { CompletingJob, toAuditEntity, toAuditPage, toJobData } from './audit.mapper';
 import { AuditReportRepository } from './audit-report.repository';
 import { ENQUEUE_FAILED } from './crawl-failure';
 import { JobEventsPublisher } from './job-events';
 import { JobRecord, SiteAuditJobData, toJobRecord } from './job-record.mapper';
-import { JobRecordsRepository } from './job-records.repository';
+import { JobRecordsRepository, JobsTx } from './job-records.repository';
 import { SITE_AUDIT_ENDPOINT } from './site-audit.queue';
 import { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service';
 
@@ -103,7 +103,7 @@ export class JobLifecycleService {
   }
 
   /** createQueued's statements, in order; a page refusal throws RollBack (the crawl unit with it). */
-  private async createInTransaction(input: NewSiteAuditJob, tx: SqlTx): Promise<CreateResult> {
+  private async createInTransaction(input: NewSiteAuditJob, tx: JobsTx): Promise<CreateResult> {
     if (!(await this.pageBudget.lockAccount(input.accountId, tx)))
       throw new Error(`account ${input.accountId} not found`);
     const crawl = await this.quotas.reserve(
@@ -142,7 +142,7 @@ export class JobLifecycleService {
     input: NewSiteAuditJob,
     maxPages: number,
     quotaPeriodStart: string,
-    tx: SqlTx,
+    tx: JobsTx,
   ): Promise<void> {
     const params: SiteAuditParams = {
       url: input.url,

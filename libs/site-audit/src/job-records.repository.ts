@@ -23,6 +23,9 @@ interface FailedJob {
   createdAt: Date;
 }
 
+/** The transaction `transaction` hands to its work; services only pass it along. */
+export type JobsTx = SqlTx;
+
 const OPEN: JobEntity['status'][] = ['queued', 'running'];
 
 /**

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig, Clock, isoTimestamp, metrics } from '@app/core';
 import type { WebhookDeliveryEntity, WebhookEvent } from '@app/database';
 import { newDeliveryId } from '../ids';
 import { toJobRecord } from '../job-record.mapper';
-import { JobsRepository } from '../jobs.repository';
+import { JobRecordsRepository as JobsRepository } from '../job-records.repository';
 import { postWebhook } from './webhook-sender';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { signWebhook } from './webhook-signature';
