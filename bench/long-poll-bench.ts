@@ -8,7 +8,7 @@ import { NestFactory } from '@nestjs/core';
 import { Client } from 'pg';
 import { CoreModule, addDays, loadConfig } from '@app/core';
 import { DatabaseModule, ensureDatabase, runMigrations } from '@app/database';
-import { SiteAuditJobsService, SiteAuditModule, newJobId } from '@app/site-audit';
+import { JobLifecycleService, SiteAuditModule, newJobId } from '@app/site-audit';
 import { startProcess, stopProcess } from './bench-support';
 
 /**
@@ -18,7 +18,7 @@ import { startProcess, stopProcess } from './bench-support';
  * apps/api, its own database seo_api_bench_longpoll and Redis prefix), spread over A accounts
  * (default 10) with JOBS_WAIT_MAX_PER_ACCOUNT raised to fit. While they wait, a probe sends
  * GET /api/v1/usage every 20 ms (another account) and the API's RSS is sampled from /proc.
- * Then the jobs are failed through the real terminal path (SiteAuditJobsService.failAudit in
+ * Then the jobs are failed through the real terminal path (JobLifecycleService.failAudit in
  * this process: the transaction, then the Redis event) at R jobs/s (default 500), and each
  * waiting client's answer time is measured from the start of its job's failAudit call.
  * Results: docs/performance.md, "Long-poll".
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   const killApi = () => api.kill('SIGKILL');
   process.on('exit', killApi); // never leave the API process behind
   const ctx = await NestFactory.createApplicationContext(BenchJobsModule, { logger: false });
-  const jobsService = ctx.get(SiteAuditJobsService);
+  const jobsService = ctx.get(JobLifecycleService);
   let rssMax = 0;
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(api.pid!))), 100);
   try {

@@ -8,7 +8,7 @@ import { createTestApp, TestApp } from '../helpers/test-app';
 /**
  * Issue 35, part 3: a POST /site-audit cut between taking the crawl unit and inserting the
  * job row keeps nothing. The unit, the pages and the job row commit in one transaction
- * (SiteAuditJobsService.createQueued), so a request cut before its commit (the API killed,
+ * (JobLifecycleService.createQueued), so a request cut before its commit (the API killed,
  * the connection to PostgreSQL dropped as by a restart) leaves the month's crawl count as it
  * was — also for a burst of an account's audits waiting on its row.
  *

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { addDays } from '@app/core';
-import { SiteAuditJobsService, newJobId } from '@app/site-audit';
+import { JobLifecycleService, JobRecordsRepository, newJobId } from '@app/site-audit';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { POLLING_OVERRIDES } from './site-audit-helpers';
@@ -27,7 +27,7 @@ describe('GET /api/v1/jobs (the account’s jobs, newest first)', () => {
   /** A queued job row created at `at` (the real start-audit insert, never enqueued). */
   const queuedJob = async (accountId: number, at: Date): Promise<string> => {
     const jobId = newJobId();
-    const created = await t.app.get(SiteAuditJobsService).createQueued({
+    const created = await t.app.get(JobLifecycleService).createQueued({
       jobId,
       accountId,
       url: 'https://example.com/',
@@ -50,11 +50,12 @@ describe('GET /api/v1/jobs (the account’s jobs, newest first)', () => {
     admin = new AdminClient(t.url);
     acc = await admin.account('pro', POLLING_OVERRIDES);
     other = await admin.account('pro', POLLING_OVERRIDES);
-    const jobs = t.app.get(SiteAuditJobsService);
+    const jobs = t.app.get(JobLifecycleService);
     const base = Date.parse('2026-11-20T10:00:00Z');
     for (let i = 0; i < 5; i++) ids.push(await queuedJob(acc.id, new Date(base + i * 60_000)));
-    await jobs.markRunning(ids[1], new Date(base + 90_000));
-    await jobs.markRunning(ids[2], new Date(base + 150_000));
+    const records = t.app.get(JobRecordsRepository);
+    await records.markRunning(ids[1], new Date(base + 90_000));
+    await records.markRunning(ids[2], new Date(base + 150_000));
     await jobs.failAudit(
       ids[2],
       { code: 'UNREACHABLE', message: 'The start page could not be fetched.' },

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { TestingModule } from '@nestjs/testing';
 import request from 'supertest';
 import { addDays } from '@app/core';
-import { JobEventsSubscriber, SiteAuditJobsService, newJobId } from '@app/site-audit';
+import { JobEventsSubscriber, JobLifecycleService, newJobId } from '@app/site-audit';
 import { JobLongPollService } from '../../apps/api/src/site-audit/job-long-poll.service';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
@@ -47,7 +47,7 @@ describe('GET /jobs/{job_id}?wait=N (long-poll)', () => {
   const queuedJob = async (app: TestApp, accountId: number): Promise<string> => {
     const jobId = newJobId();
     const now = new Date();
-    const created = await app.app.get(SiteAuditJobsService).createQueued({
+    const created = await app.app.get(JobLifecycleService).createQueued({
       jobId,
       accountId,
       url: 'https://example.com/',
@@ -67,7 +67,7 @@ describe('GET /jobs/{job_id}?wait=N (long-poll)', () => {
   /** The real terminal path (transaction, then the Redis event). */
   const fail = (app: TestApp, jobId: string) =>
     app.app
-      .get(SiteAuditJobsService)
+      .get(JobLifecycleService)
       .failAudit(
         jobId,
         { code: 'UNREACHABLE', message: 'test' },

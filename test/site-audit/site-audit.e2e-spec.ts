@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import request from 'supertest';
 import { addDays } from '@app/core';
 import { AuditSweeperService, SITE_AUDIT_QUEUE } from '@app/site-audit';
-import { SiteAuditProcessor } from '../../apps/worker/src/site-audit.processor';
+import { SiteAuditProcessor } from '../../apps/worker/src/site-audit/site-audit.processor';
 import { AdminClient, bearer } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { FixtureSite, HOSTILE_TITLE, closedPort, startFixtureSite } from './fixture-site';

@@ -12,7 +12,7 @@ import { RedisMemoryPolicyWatch } from '@app/redis';
 import { OAuthClientPurgeService, OAuthClientsRepository } from '@app/oauth';
 import { AuditSweeperService, SiteAuditModule } from '@app/site-audit';
 import { WebhookSweeperService } from '@app/webhooks';
-import { SiteAuditProcessor } from './site-audit.processor';
+import { SiteAuditProcessor } from './site-audit/site-audit.processor';
 import { GscMaintenanceService } from './gsc-maintenance.service';
 import { IdempotencyPurgeService } from './idempotency-purge.service';
 import { WorkerMetricsServer } from './metrics-server';

@@ -83,39 +83,56 @@ function isIndexableContent(r: PageRecord): boolean {
 
 /** Rules decided by one page alone. */
 export function pageRules(r: PageRecord, cfg: RuleConfig): AuditIssue[] {
-  const f = r.finding;
-  const out: AuditIssue[] = [];
+  const out = [...redirectRules(r), ...responseRules(r.finding, r.fetchError, cfg)];
+  const x = r.extracted;
+  if (!r.analysed || x === null) return out;
+  out.push(...markupRules(r.finding, x, cfg));
+  if (r.finding.noindex) {
+    out.push(issue('noindex', r.finding.finalUrl));
+    return out; // content rules below only concern pages meant for the index
+  }
+  out.push(...contentRules(r.finding));
+  return out;
+}
+
+/** A redirect loop, too many redirects, or a chain of more than one hop. */
+function redirectRules(r: PageRecord): AuditIssue[] {
+  const url = r.finding.url;
+  if (r.redirectProblem === 'loop') return [issue('redirect_loop', url, r.hops.join(' → '))];
+  if (r.redirectProblem === 'limit') return [issue('redirect_limit', url, r.hops.join(' → '))];
+  if (r.hops.length > 2)
+    return [issue('redirect_chain', url, `${r.hops.length - 1} hops: ${r.hops.join(' → ')}`)];
+  return [];
+}
+
+/** The fetch itself: failed, answered 4xx/5xx, or slower than the threshold. */
+function responseRules(
+  f: PageFinding,
+  fetchError: PageRecord['fetchError'],
+  cfg: RuleConfig,
+): AuditIssue[] {
   const at = f.finalUrl;
-  if (r.redirectProblem === 'loop') out.push(issue('redirect_loop', f.url, r.hops.join(' → ')));
-  else if (r.redirectProblem === 'limit')
-    out.push(issue('redirect_limit', f.url, r.hops.join(' → ')));
-  else if (r.hops.length > 2)
-    out.push(issue('redirect_chain', f.url, `${r.hops.length - 1} hops: ${r.hops.join(' → ')}`));
-  if (r.fetchError)
-    out.push(issue('fetch_failed', at, `${r.fetchError.code}: ${r.fetchError.message}`));
+  const out: AuditIssue[] = [];
+  if (fetchError) out.push(issue('fetch_failed', at, `${fetchError.code}: ${fetchError.message}`));
   if (f.status !== null && f.status >= 500) out.push(issue('http_5xx', at, `HTTP ${f.status}`));
   else if (f.status !== null && f.status >= 400)
     out.push(issue('http_4xx', at, `HTTP ${f.status}`));
   if (f.status !== null && f.responseMs > cfg.slowResponseMs) {
-    out.push(
-      issue(
-        'slow_response',
-        at,
-        `${Math.round(f.responseMs)} ms (threshold ${cfg.slowResponseMs} ms)`,
-      ),
-    );
+    const detail = `${Math.round(f.responseMs)} ms (threshold ${cfg.slowResponseMs} ms)`;
+    out.push(issue('slow_response', at, detail));
   }
-  const x = r.extracted;
-  if (!r.analysed || x === null) return out;
+  return out;
+}
 
+/** An analysed page's size and markup: lang, viewport, alt texts, JSON-LD, mixed content. */
+function markupRules(f: PageFinding, x: ExtractedPage, cfg: RuleConfig): AuditIssue[] {
+  const at = f.finalUrl;
+  const out: AuditIssue[] = [];
   if (f.bytes > cfg.largePageBytes || f.truncated) {
-    out.push(
-      issue(
-        'large_page',
-        at,
-        f.truncated ? `body larger than ${f.bytes} bytes (cut at the limit)` : `${f.bytes} bytes`,
-      ),
-    );
+    const detail = f.truncated
+      ? `body larger than ${f.bytes} bytes (cut at the limit)`
+      : `${f.bytes} bytes`;
+    out.push(issue('large_page', at, detail));
   }
   if (!x.lang) out.push(issue('missing_lang', at));
   if (!x.hasViewport) out.push(issue('missing_viewport', at));
@@ -125,27 +142,29 @@ export function pageRules(r: PageRecord, cfg: RuleConfig): AuditIssue[] {
     out.push(
       issue('invalid_structured_data', at, `${x.jsonLdInvalid} JSON-LD block(s) do not parse`),
     );
-  if (at.startsWith('https:')) {
-    const insecure = x.resources.filter((src) => {
-      try {
-        return new URL(src, at).protocol === 'http:';
-      } catch {
-        return false;
-      }
-    });
-    if (insecure.length > 0)
-      out.push(
-        issue(
-          'mixed_content',
-          at,
-          `${insecure.length} resource(s): ${insecure.slice(0, 3).join(', ')}`,
-        ),
-      );
+  const insecure = at.startsWith('https:') ? insecureResources(x.resources, at) : [];
+  if (insecure.length > 0) {
+    const detail = `${insecure.length} resource(s): ${insecure.slice(0, 3).join(', ')}`;
+    out.push(issue('mixed_content', at, detail));
   }
-  if (f.noindex) {
-    out.push(issue('noindex', at));
-    return out; // content rules below only concern pages meant for the index
-  }
+  return out;
+}
+
+/** The resources of an https page that load over http (unparsable ones are not counted). */
+function insecureResources(resources: string[], at: string): string[] {
+  return resources.filter((src) => {
+    try {
+      return new URL(src, at).protocol === 'http:';
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** An indexable page's content: title, meta description, h1, canonical, word count. */
+function contentRules(f: PageFinding): AuditIssue[] {
+  const at = f.finalUrl;
+  const out: AuditIssue[] = [];
   if (!f.title) out.push(issue('missing_title', at));
   else if ([...f.title].length > TITLE_MAX_CHARS)
     out.push(issue('title_too_long', at, `${[...f.title].length} characters`));

@@ -51,8 +51,36 @@ function int(
   return v;
 }
 
-/** Validates options (programming errors → RangeError/TypeError; a bad start URL → CrawlError INVALID_URL). */
-export function resolveConfig(o: AuditOptions): ResolvedConfig {
+/** The numeric options: [default, least, greatest], checked in this order. */
+const NUMERIC_BOUNDS = {
+  maxPages: [100, 1, 1_000_000],
+  maxDepth: [3, 0, 5],
+  concurrency: [DEFAULTS.concurrency, 1, 64],
+  politenessDelayMs: [DEFAULTS.politenessDelayMs, 0, 60_000],
+  requestTimeoutMs: [DEFAULTS.requestTimeoutMs, 1, 600_000],
+  maxBodyBytes: [DEFAULTS.maxBodyBytes, 1024, 256 * 1024 * 1024],
+  timeLimitMs: [DEFAULTS.timeLimitMs, 1, 24 * 3_600_000],
+  slowResponseMs: [DEFAULTS.slowResponseMs, 1, 600_000],
+  largePageBytes: [DEFAULTS.largePageBytes, 1, 1024 * 1024 * 1024],
+  maxUrlsPerPattern: [DEFAULTS.maxUrlsPerPattern, 1, 1_000_000],
+  maxQueryVariants: [DEFAULTS.maxQueryVariants, 1, 1_000_000],
+  maxUrlLength: [DEFAULTS.maxUrlLength, 64, 65_536],
+} as const satisfies Record<string, readonly [number, number, number]>;
+
+type NumericOption = keyof typeof NUMERIC_BOUNDS;
+
+/** Every numeric option, defaulted and range-checked (RangeError naming the first bad one). */
+function numericOptions(o: AuditOptions): Record<NumericOption, number> {
+  const out = {} as Record<NumericOption, number>;
+  for (const name of Object.keys(NUMERIC_BOUNDS) as NumericOption[]) {
+    const [fallback, min, max] = NUMERIC_BOUNDS[name];
+    out[name] = int(name, o[name], fallback, min, max);
+  }
+  return out;
+}
+
+/** The start URL, normalized; CrawlError INVALID_URL unless it is an absolute http(s) URL. */
+function startUrlOf(o: AuditOptions): string {
   const startUrl =
     typeof o.startUrl === 'string' && /^https?:\/\//i.test(o.startUrl.trim())
       ? normalizeUrl(o.startUrl)
@@ -62,60 +90,19 @@ export function resolveConfig(o: AuditOptions): ResolvedConfig {
       'INVALID_URL',
       `start URL must be an absolute http(s) URL: ${String(o.startUrl)}`,
     );
+  return startUrl;
+}
+
+/** Validates options (programming errors → RangeError/TypeError; a bad start URL → CrawlError INVALID_URL). */
+export function resolveConfig(o: AuditOptions): ResolvedConfig {
+  const startUrl = startUrlOf(o);
   if (typeof o.userAgent !== 'string' || o.userAgent.trim() === '')
     throw new TypeError('userAgent is required');
   return {
     startUrl,
-    maxPages: int('maxPages', o.maxPages, 100, 1, 1_000_000),
-    maxDepth: int('maxDepth', o.maxDepth, 3, 0, 5),
+    ...numericOptions(o),
     userAgent: o.userAgent.trim(),
     allowPrivateNetworks: o.allowPrivateNetworks === true,
-    concurrency: int('concurrency', o.concurrency, DEFAULTS.concurrency, 1, 64),
-    politenessDelayMs: int(
-      'politenessDelayMs',
-      o.politenessDelayMs,
-      DEFAULTS.politenessDelayMs,
-      0,
-      60_000,
-    ),
-    requestTimeoutMs: int(
-      'requestTimeoutMs',
-      o.requestTimeoutMs,
-      DEFAULTS.requestTimeoutMs,
-      1,
-      600_000,
-    ),
-    maxBodyBytes: int(
-      'maxBodyBytes',
-      o.maxBodyBytes,
-      DEFAULTS.maxBodyBytes,
-      1024,
-      256 * 1024 * 1024,
-    ),
-    timeLimitMs: int('timeLimitMs', o.timeLimitMs, DEFAULTS.timeLimitMs, 1, 24 * 3_600_000),
-    slowResponseMs: int('slowResponseMs', o.slowResponseMs, DEFAULTS.slowResponseMs, 1, 600_000),
-    largePageBytes: int(
-      'largePageBytes',
-      o.largePageBytes,
-      DEFAULTS.largePageBytes,
-      1,
-      1024 * 1024 * 1024,
-    ),
-    maxUrlsPerPattern: int(
-      'maxUrlsPerPattern',
-      o.maxUrlsPerPattern,
-      DEFAULTS.maxUrlsPerPattern,
-      1,
-      1_000_000,
-    ),
-    maxQueryVariants: int(
-      'maxQueryVariants',
-      o.maxQueryVariants,
-      DEFAULTS.maxQueryVariants,
-      1,
-      1_000_000,
-    ),
-    maxUrlLength: int('maxUrlLength', o.maxUrlLength, DEFAULTS.maxUrlLength, 64, 65_536),
     signal: o.signal,
     onProgress: o.onProgress,
     extraAllowedAddress: o.extraAllowedAddress,

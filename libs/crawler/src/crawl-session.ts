@@ -196,50 +196,67 @@ export class CrawlSession {
       aborted: false,
       skipped: false,
     };
-    let url = entry.url;
-    for (;;) {
-      try {
-        out.response = await this.get(url, isHtml);
-      } catch (err) {
-        const e = isCrawlError(err) ? err : new CrawlError('UNREACHABLE', String(err));
-        if (this.ctl.signal.aborted) out.aborted = true;
-        out.error = e;
-        out.response = null;
-        return out;
-      }
-      const loc = out.response.location;
-      if (!loc) break;
-      const next = normalizeUrl(loc, url);
-      if (!next) break;
-      if (out.hops.includes(next)) {
-        out.hops.push(next);
-        out.redirectProblem = 'loop';
-        break;
-      }
-      if (out.hops.length > MAX_REDIRECTS) {
-        out.hops.push(next);
-        out.redirectProblem = 'limit';
-        break;
-      }
-      out.hops.push(next);
-      // Other pages stay on the site; the start page may move (http→https, to a new domain).
-      if (!isStart && !isSameSite(next, this.site)) break;
-      const hopRobots = await this.robotsFor(new URL(next).origin);
-      if (hopRobots.error && hopRobots.firstHop) {
-        // The hop's host cannot be reached at all (refused address, DNS, connection): same for the page.
-        out.error = hopRobots.error;
-        out.response = null;
-        return out;
-      }
-      if (!robotsAllows(hopRobots, next, this.token)) break;
-      url = next;
-    }
+    if (!(await this.followRedirects(out, isStart))) return out;
     const r = out.response;
     if (r && r.text !== null && r.status >= 200 && r.status < 300 && isHtml(r.contentType)) {
       out.extracted = extractPage(r.text);
       r.text = null; // keep memory flat
     }
     return out;
+  }
+
+  /**
+   * Fetches `out.hops[0]` and the redirects it may follow, into `out`. False when a hop could
+   * not be fetched (`out.error` set, no response).
+   */
+  private async followRedirects(out: Outcome, isStart: boolean): Promise<boolean> {
+    let url = out.hops[0];
+    for (;;) {
+      let response: FetchResult;
+      try {
+        response = out.response = await this.get(url, isHtml);
+      } catch (err) {
+        const e = isCrawlError(err) ? err : new CrawlError('UNREACHABLE', String(err));
+        if (this.ctl.signal.aborted) out.aborted = true;
+        out.error = e;
+        out.response = null;
+        return false;
+      }
+      const next = await this.nextHop(out, response, url, isStart);
+      if (next === null) return out.error === null;
+      url = next;
+    }
+  }
+
+  /**
+   * The redirect to follow from `url`, recorded in `out.hops`; null when the page ends here:
+   * no redirect, a loop or too many (out.redirectProblem), off the site, refused by
+   * robots.txt, or a host that cannot be reached at all (out.error set).
+   */
+  private async nextHop(
+    out: Outcome,
+    response: FetchResult,
+    url: string,
+    isStart: boolean,
+  ): Promise<string | null> {
+    const next = response.location ? normalizeUrl(response.location, url) : null;
+    if (!next) return null;
+    if (out.hops.includes(next) || out.hops.length > MAX_REDIRECTS) {
+      out.redirectProblem = out.hops.includes(next) ? 'loop' : 'limit';
+      out.hops.push(next);
+      return null;
+    }
+    out.hops.push(next);
+    // Other pages stay on the site; the start page may move (http→https, to a new domain).
+    if (!isStart && !isSameSite(next, this.site)) return null;
+    const hopRobots = await this.robotsFor(new URL(next).origin);
+    if (hopRobots.error && hopRobots.firstHop) {
+      // The hop's host cannot be reached at all (refused address, DNS, connection): same for the page.
+      out.error = hopRobots.error;
+      out.response = null;
+      return null;
+    }
+    return robotsAllows(hopRobots, next, this.token) ? next : null;
   }
 
   // ---------- queue ----------
@@ -391,43 +408,12 @@ export class CrawlSession {
     for (const h of o.hops) this.seen.add(h);
     this.claimed.add(entry.url);
     if (analysed) this.claimed.add(finalUrl);
-    const r = o.response;
     const base = x?.baseHref ? (normalizeUrl(x.baseHref, finalUrl) ?? finalUrl) : finalUrl;
     const canonical = x?.canonicalHref ? normalizeUrl(x.canonicalHref, base) : null;
-    const xRobots = String(r?.headers['x-robots-tag'] ?? '').toLowerCase();
-    const directives = [...(x?.metaRobots ?? []), ...xRobots.split(/[,:\s]+/)];
-    const finding: PageFinding = {
-      url: entry.url,
-      finalUrl,
-      status: r ? r.status : null,
-      depth: entry.depth,
-      title: x ? x.title : null,
-      metaDescription: x ? x.metaDescription || null : null,
-      h1Count: x ? x.headings.filter((h) => h.level === 1).length : 0,
-      wordCount: x ? x.wordCount : 0,
-      responseMs: r ? Math.round(r.elapsedMs) : 0,
-      bytes: r ? r.bytes : 0,
-      canonical,
-      noindex: directives.includes('noindex') || directives.includes('none'),
-      issues: [],
-      contentType: r ? r.contentType : null,
-      redirects: o.hops.length - 1,
-      truncated: r ? r.truncated : false,
-      structuredDataTypes: x ? x.jsonLdTypes : [],
-    };
-    const internal: string[] = [];
-    if (x) {
-      const set = new Set<string>();
-      for (const l of x.links) {
-        const n = normalizeUrl(l.href, base);
-        if (n && isSameSite(n, this.site) && !set.has(n)) {
-          set.add(n);
-          internal.push(n);
-        }
-      }
-    }
+    const directives = robotsDirectives(x, o.response);
+    const internal = x ? this.internalLinks(x, base) : [];
     this.records.push({
-      finding,
+      finding: pageFinding(entry, o, x, canonical, directives),
       extracted: x,
       internalLinks: internal,
       canonicalUrl: canonical,
@@ -440,6 +426,20 @@ export class CrawlSession {
     return { x, internal, canonical, nofollow };
   }
 
+  /** The page's links on this site, normalized against `base`, each once, in page order. */
+  private internalLinks(x: ExtractedPage, base: string): string[] {
+    const internal: string[] = [];
+    const set = new Set<string>();
+    for (const l of x.links) {
+      const n = normalizeUrl(l.href, base);
+      if (n && isSameSite(n, this.site) && !set.has(n)) {
+        set.add(n);
+        internal.push(n);
+      }
+    }
+    return internal;
+  }
+
   /** Pre-check of the start host (the connect-time guard still applies to every request). */
   async precheck(hostname: string): Promise<void> {
     await resolveAllowed(hostname, this.policy);
@@ -448,4 +448,40 @@ export class CrawlSession {
   adoptSite(url: string): void {
     this.site = siteKey(url);
   }
+}
+
+/** The page's robots directives: its meta robots and its X-Robots-Tag header, lower case. */
+function robotsDirectives(x: ExtractedPage | null, r: FetchResult | null): string[] {
+  const xRobots = String(r?.headers['x-robots-tag'] ?? '').toLowerCase();
+  return [...(x?.metaRobots ?? []), ...xRobots.split(/[,:\s]+/)];
+}
+
+/** What the audit reports of one page (its issues are added by the rules). */
+function pageFinding(
+  entry: Entry,
+  o: Outcome,
+  x: ExtractedPage | null,
+  canonical: string | null,
+  directives: string[],
+): PageFinding {
+  const r = o.response;
+  return {
+    url: entry.url,
+    finalUrl: o.hops[o.hops.length - 1],
+    status: r ? r.status : null,
+    depth: entry.depth,
+    title: x ? x.title : null,
+    metaDescription: x ? x.metaDescription || null : null,
+    h1Count: x ? x.headings.filter((h) => h.level === 1).length : 0,
+    wordCount: x ? x.wordCount : 0,
+    responseMs: r ? Math.round(r.elapsedMs) : 0,
+    bytes: r ? r.bytes : 0,
+    canonical,
+    noindex: directives.includes('noindex') || directives.includes('none'),
+    issues: [],
+    contentType: r ? r.contentType : null,
+    redirects: o.hops.length - 1,
+    truncated: r ? r.truncated : false,
+    structuredDataTypes: x ? x.jsonLdTypes : [],
+  };
 }

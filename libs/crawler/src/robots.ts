@@ -44,51 +44,57 @@ export async function fetchRobots(
     } catch (err) {
       const e = err as CrawlError;
       if (e.code === 'CANCELLED') throw e;
+      return unreachable(origin, e, hop === 0);
+    }
+    if (!res.location) return policyOfAnswer(origin, res.status, res.text);
+    const next = normalizeUrl(res.location, url);
+    if (!next || hop >= MAX_REDIRECTS) {
+      // Too many redirects: RFC 9309 says treat as unavailable (4xx) → allow all.
       return {
         origin,
-        mode: 'disallow_all',
-        status: null,
-        robot: null,
-        detail: `${e.code}: ${e.message}`,
-        error: e,
-        firstHop: hop === 0,
-      };
-    }
-    if (res.location) {
-      const next = normalizeUrl(res.location, url);
-      if (!next || hop >= MAX_REDIRECTS) {
-        // Too many redirects: RFC 9309 says treat as unavailable (4xx) → allow all.
-        return {
-          origin,
-          mode: 'allow_all',
-          status: res.status,
-          robot: null,
-          detail: 'robots.txt redirect limit reached',
-        };
-      }
-      url = next;
-      continue;
-    }
-    if (res.status >= 200 && res.status < 300) {
-      const text = res.text ?? '';
-      return {
-        origin,
-        mode: 'parsed',
-        status: res.status,
-        robot: robotsParser(`${origin}/robots.txt`, text),
-      };
-    }
-    if (res.status === 429 || res.status >= 500) {
-      return {
-        origin,
-        mode: 'disallow_all',
+        mode: 'allow_all',
         status: res.status,
         robot: null,
-        detail: `robots.txt answered HTTP ${res.status}`,
+        detail: 'robots.txt redirect limit reached',
       };
     }
-    return { origin, mode: 'allow_all', status: res.status, robot: null };
+    url = next;
   }
+}
+
+/** robots.txt could not be fetched at all: disallow all, with the network error. */
+function unreachable(origin: string, e: CrawlError, firstHop: boolean): RobotsPolicy {
+  return {
+    origin,
+    mode: 'disallow_all',
+    status: null,
+    robot: null,
+    detail: `${e.code}: ${e.message}`,
+    error: e,
+    firstHop,
+  };
+}
+
+/** The policy an answer that is not a redirect gives (RFC 9309 §2.3.1). */
+function policyOfAnswer(origin: string, status: number, text: string | null): RobotsPolicy {
+  if (status >= 200 && status < 300) {
+    return {
+      origin,
+      mode: 'parsed',
+      status,
+      robot: robotsParser(`${origin}/robots.txt`, text ?? ''),
+    };
+  }
+  if (status === 429 || status >= 500) {
+    return {
+      origin,
+      mode: 'disallow_all',
+      status,
+      robot: null,
+      detail: `robots.txt answered HTTP ${status}`,
+    };
+  }
+  return { origin, mode: 'allow_all', status, robot: null };
 }
 
 export const ROBOTS_BODY_LIMIT = ROBOTS_MAX_BYTES;

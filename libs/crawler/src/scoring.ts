@@ -115,9 +115,9 @@ function shareCheck(
   };
 }
 
-/** GEO (AI answer-engine readiness) checks; geo_score = Σ weight·score (weights sum to 100). */
-export function geoChecks(input: GeoInput): GeoCheck[] {
-  const pages = input.records.filter(
+/** Pages the content checks judge: analysed, extracted, answered below 300, indexable. */
+function judgedPages(records: PageRecord[]): PageRecord[] {
+  return records.filter(
     (r) =>
       r.analysed &&
       r.extracted &&
@@ -125,7 +125,10 @@ export function geoChecks(input: GeoInput): GeoCheck[] {
       r.finding.status < 300 &&
       !r.finding.noindex,
   );
-  const n = pages.length;
+}
+
+/** Share of the AI crawlers robots.txt lets in (none without a robots.txt policy read). */
+function aiCrawlersCheck(input: GeoInput): GeoCheck {
   const allowed = input.robots
     ? AI_CRAWLERS.filter((bot) => robotsAllows(input.robots as RobotsPolicy, input.startUrl, bot))
     : [];
@@ -139,77 +142,104 @@ export function geoChecks(input: GeoInput): GeoCheck[] {
     'AI crawlers allowed by robots.txt',
   );
   if (blocked.length) ai.detail += `; blocked: ${blocked.join(', ')}`;
+  return ai;
+}
 
-  const headingOk = (r: PageRecord) => {
-    const hs = r.extracted!.headings;
-    if (hs.filter((h) => h.level === 1).length !== 1) return false;
-    for (let i = 1; i < hs.length; i++) if (hs[i].level > hs[i - 1].level + 1) return false;
-    return true;
+function llmsTxtCheck(llmsTxt: GeoInput['llmsTxt']): GeoCheck {
+  return {
+    check: 'llms_txt',
+    weight: 10,
+    passed: llmsTxt.present,
+    score: llmsTxt.present ? 1 : 0,
+    detail: llmsTxt.detail,
   };
-  const questions = (r: PageRecord) =>
-    r.extracted!.headings.some((h) => h.level > 1 && isQuestionHeading(h.text)) ||
-    r.extracted!.jsonLdTypes.some((t) => t === 'FAQPage' || t === 'QAPage');
-  const authorDate = (r: PageRecord) =>
-    (r.extracted!.hasAuthorMeta || r.extracted!.jsonLdHasAuthor) &&
-    (r.extracted!.hasDateMeta || r.extracted!.jsonLdHasDate);
-  const count = (f: (r: PageRecord) => boolean) => pages.filter(f).length;
+}
 
+/** One h1 and no skipped heading level. */
+function headingOk(r: PageRecord): boolean {
+  const hs = r.extracted!.headings;
+  if (hs.filter((h) => h.level === 1).length !== 1) return false;
+  for (let i = 1; i < hs.length; i++) if (hs[i].level > hs[i - 1].level + 1) return false;
+  return true;
+}
+
+function hasQuestions(r: PageRecord): boolean {
+  return (
+    r.extracted!.headings.some((h) => h.level > 1 && isQuestionHeading(h.text)) ||
+    r.extracted!.jsonLdTypes.some((t) => t === 'FAQPage' || t === 'QAPage')
+  );
+}
+
+function hasAuthorAndDate(r: PageRecord): boolean {
+  return (
+    (r.extracted!.hasAuthorMeta || r.extracted!.jsonLdHasAuthor) &&
+    (r.extracted!.hasDateMeta || r.extracted!.jsonLdHasDate)
+  );
+}
+
+/** A check scored by the share of judged pages that pass `hit` (shareCheck's arguments). */
+interface PageShareCheck {
+  check: string;
+  weight: number;
+  target: number;
+  what: string;
+  hit: (r: PageRecord) => boolean;
+}
+
+/** The page-share checks, in the order of the answer. */
+const PAGE_SHARE_CHECKS: readonly PageShareCheck[] = [
+  {
+    check: 'structured_data',
+    weight: 15,
+    target: 0.5,
+    what: 'pages with JSON-LD',
+    hit: (r) => r.extracted!.jsonLdTypes.length > 0,
+  },
+  {
+    check: 'heading_structure',
+    weight: 10,
+    target: 0.8,
+    what: 'pages with one h1 and no skipped heading levels',
+    hit: headingOk,
+  },
+  {
+    check: 'question_headings_or_faq',
+    weight: 10,
+    target: 0.2,
+    what: 'pages with question headings or FAQPage/QAPage markup',
+    hit: hasQuestions,
+  },
+  {
+    check: 'author_and_date',
+    weight: 10,
+    target: 0.5,
+    what: 'pages with author and date metadata',
+    hit: hasAuthorAndDate,
+  },
+  {
+    check: 'meta_descriptions',
+    weight: 10,
+    target: 0.9,
+    what: 'pages with a meta description',
+    hit: (r) => !!r.finding.metaDescription,
+  },
+  {
+    check: 'content_depth',
+    weight: 15,
+    target: 0.5,
+    what: `pages with ≥ ${CONTENT_DEPTH_WORDS} words`,
+    hit: (r) => r.finding.wordCount >= CONTENT_DEPTH_WORDS,
+  },
+];
+
+/** GEO (AI answer-engine readiness) checks; geo_score = Σ weight·score (weights sum to 100). */
+export function geoChecks(input: GeoInput): GeoCheck[] {
+  const pages = judgedPages(input.records);
   return [
-    ai,
-    {
-      check: 'llms_txt',
-      weight: 10,
-      passed: input.llmsTxt.present,
-      score: input.llmsTxt.present ? 1 : 0,
-      detail: input.llmsTxt.detail,
-    },
-    shareCheck(
-      'structured_data',
-      15,
-      count((r) => r.extracted!.jsonLdTypes.length > 0),
-      n,
-      0.5,
-      'pages with JSON-LD',
-    ),
-    shareCheck(
-      'heading_structure',
-      10,
-      count(headingOk),
-      n,
-      0.8,
-      'pages with one h1 and no skipped heading levels',
-    ),
-    shareCheck(
-      'question_headings_or_faq',
-      10,
-      count(questions),
-      n,
-      0.2,
-      'pages with question headings or FAQPage/QAPage markup',
-    ),
-    shareCheck(
-      'author_and_date',
-      10,
-      count(authorDate),
-      n,
-      0.5,
-      'pages with author and date metadata',
-    ),
-    shareCheck(
-      'meta_descriptions',
-      10,
-      count((r) => !!r.finding.metaDescription),
-      n,
-      0.9,
-      'pages with a meta description',
-    ),
-    shareCheck(
-      'content_depth',
-      15,
-      count((r) => r.finding.wordCount >= CONTENT_DEPTH_WORDS),
-      n,
-      0.5,
-      `pages with ≥ ${CONTENT_DEPTH_WORDS} words`,
+    aiCrawlersCheck(input),
+    llmsTxtCheck(input.llmsTxt),
+    ...PAGE_SHARE_CHECKS.map((c) =>
+      shareCheck(c.check, c.weight, pages.filter(c.hit).length, pages.length, c.target, c.what),
     ),
   ];
 }

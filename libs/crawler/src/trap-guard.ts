@@ -56,39 +56,16 @@ export class TrapGuard {
   /** Returns null when the URL may be queued (and counts it), else why it is refused. */
   admit(url: string): TrapVerdict | null {
     const u = new URL(url);
-    if (url.length > this.maxUrlLength)
-      return { reason: 'url_too_long', pattern: `${u.pathname.slice(0, 80)}…` };
     const segments = u.pathname.split('/').filter((s) => s !== '');
-    const seen = new Map<string, number>();
-    for (const s of segments) seen.set(s, (seen.get(s) ?? 0) + 1);
-    if (segments.length > 15 || [...seen.values()].some((n) => n >= 3)) {
-      return { reason: 'repeated_segments', pattern: u.pathname.slice(0, 120) };
-    }
-    const params = [...u.searchParams.entries()];
-    const values = params.map(([k, v]) =>
-      DATE_TOKEN.test(v) || YEAR.test(v) ? `${k}={date}` : `${k}=*`,
-    );
-    const pathPattern = datePattern(segments);
-    const queryDated = params.some(([, v]) => DATE_TOKEN.test(v) || YEAR.test(v));
-    const pattern =
-      pathPattern !== null || queryDated
-        ? `${u.host}/${pathPattern ?? segments.join('/')}?${values.join('&')}`
-        : null;
-
-    let variants: Set<string> | undefined;
-    if (u.search) {
-      const pathKey = `${u.host}${u.pathname}`;
-      variants = this.queryVariants.get(pathKey);
-      if (!variants) {
-        variants = new Set();
-        this.queryVariants.set(pathKey, variants);
-      }
-      if (!variants.has(u.search) && variants.size >= this.maxQueryVariants) {
-        return {
-          reason: 'query_variants',
-          pattern: `${u.pathname}?{${this.maxQueryVariants}+ variants}`,
-        };
-      }
+    const shape = this.shapeVerdict(url, u, segments);
+    if (shape) return shape;
+    const pattern = datedPattern(u, segments);
+    const variants = u.search ? this.variantsOf(`${u.host}${u.pathname}`) : undefined;
+    if (variants && !variants.has(u.search) && variants.size >= this.maxQueryVariants) {
+      return {
+        reason: 'query_variants',
+        pattern: `${u.pathname}?{${this.maxQueryVariants}+ variants}`,
+      };
     }
     if (pattern !== null && (this.patternCounts.get(pattern) ?? 0) >= this.maxUrlsPerPattern) {
       return { reason: 'date_pattern', pattern: pattern.slice(pattern.indexOf('/')) };
@@ -98,4 +75,42 @@ export class TrapGuard {
       this.patternCounts.set(pattern, (this.patternCounts.get(pattern) ?? 0) + 1);
     return null;
   }
+
+  /** Too long a URL, or a path of too many or repeated segments. */
+  private shapeVerdict(url: string, u: URL, segments: string[]): TrapVerdict | null {
+    if (url.length > this.maxUrlLength)
+      return { reason: 'url_too_long', pattern: `${u.pathname.slice(0, 80)}…` };
+    const seen = new Map<string, number>();
+    for (const s of segments) seen.set(s, (seen.get(s) ?? 0) + 1);
+    if (segments.length > 15 || [...seen.values()].some((n) => n >= 3)) {
+      return { reason: 'repeated_segments', pattern: u.pathname.slice(0, 120) };
+    }
+    return null;
+  }
+
+  /** The query strings seen for one host and path (made empty on first sight). */
+  private variantsOf(pathKey: string): Set<string> {
+    let variants = this.queryVariants.get(pathKey);
+    if (!variants) {
+      variants = new Set();
+      this.queryVariants.set(pathKey, variants);
+    }
+    return variants;
+  }
+}
+
+/**
+ * The URL's date pattern (dates in the path or the query replaced by placeholders, the other
+ * query values by `*`), or null when it has no date.
+ */
+function datedPattern(u: URL, segments: string[]): string | null {
+  const params = [...u.searchParams.entries()];
+  const values = params.map(([k, v]) =>
+    DATE_TOKEN.test(v) || YEAR.test(v) ? `${k}={date}` : `${k}=*`,
+  );
+  const pathPattern = datePattern(segments);
+  const queryDated = params.some(([, v]) => DATE_TOKEN.test(v) || YEAR.test(v));
+  return pathPattern !== null || queryDated
+    ? `${u.host}/${pathPattern ?? segments.join('/')}?${values.join('&')}`
+    : null;
 }

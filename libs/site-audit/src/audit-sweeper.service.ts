@@ -3,7 +3,8 @@ import { APP_CONFIG, AppConfig, Clock, PeriodicTask } from '@app/core';
 import type { JobError } from '@app/database';
 import { DEADLINE_EXCEEDED, INTERNAL_ERROR, LOST, STALLED } from './crawl-failure';
 import { QueueOutcome, SiteAuditQueue } from './site-audit.queue';
-import { SiteAuditJobsService } from './site-audit-jobs.service';
+import { JobLifecycleService } from './job-lifecycle.service';
+import { JobRecordsRepository } from './job-records.repository';
 
 const BATCH = 100;
 /** Open rows younger than this are never judged by their queue state (the API enqueues right after the insert). */
@@ -39,7 +40,8 @@ export class AuditSweeperService extends PeriodicTask<SweepResult> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: SiteAuditQueue,
-    private readonly jobs: SiteAuditJobsService,
+    private readonly jobs: JobLifecycleService,
+    private readonly records: JobRecordsRepository,
     private readonly clock: Clock,
   ) {
     super();
@@ -52,13 +54,16 @@ export class AuditSweeperService extends PeriodicTask<SweepResult> {
   protected async run(): Promise<SweepResult> {
     const now = this.clock.now();
     let deadline = 0;
-    for (const row of await this.jobs.overdue(now, BATCH)) {
+    for (const row of await this.records.overdue(now, BATCH)) {
       if (await this.jobs.failAudit(row.id, DEADLINE_EXCEEDED, { refund: true, pagesUsed: 0 }, now))
         deadline++;
     }
     let orphaned = 0;
     const grace = Math.max(ORPHAN_GRACE_MS, 3 * this.config.audit.stalledIntervalMs);
-    for (const row of await this.jobs.openCreatedBefore(new Date(now.getTime() - grace), BATCH)) {
+    for (const row of await this.records.openCreatedBefore(
+      new Date(now.getTime() - grace),
+      BATCH,
+    )) {
       const outcome = await this.queue.outcome(row.id);
       if (
         outcome &&

@@ -5,12 +5,11 @@ import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
 import { WebhooksModule } from '@app/webhooks';
 import { AuditReportService } from './audit-report.service';
-import { AuditsRepository } from './audits.repository';
+import { AuditReportRepository } from './audit-report.repository';
 import { JobEventsPublisher } from './job-events';
-import { JobsRepository } from './jobs.repository';
-import { PageBudgetRepository } from './page-budget.repository';
-import { SiteAuditJobsService } from './site-audit-jobs.service';
-import { SiteAuditService } from './site-audit.service';
+import { JobRecordsRepository } from './job-records.repository';
+import { JobLifecycleService } from './job-lifecycle.service';
+import { StartAuditService } from './start-audit.service';
 import {
   SITE_AUDIT_JOB_OPTIONS,
   SITE_AUDIT_QUEUE,
@@ -20,14 +19,14 @@ import {
 import { JobWebhookRecords } from './job-webhook-records';
 
 /** The webhooks library, told how a job event finds the job's final record. */
-const Webhooks = WebhooksModule.register(JobWebhookRecords, [JobsRepository]);
+const Webhooks = WebhooksModule.register(JobWebhookRecords, [JobRecordsRepository]);
 
 /**
  * Site audits, shared by the API (starts audits, serves job records and report pages) and the
  * worker (runs them; it also provides AuditSweeperService and WebhookSweeperService): the
- * BullMQ connection, the site-audit queue, job records, the page budget, stored audits; and
- * the webhooks library (libs/webhooks), registered here with the job records its job events
- * send, and exported. Needs the global CoreModule and DatabaseModule.
+ * BullMQ connection, the site-audit queue, job records, stored audits (the page budget is
+ * libs/billing's); and the webhooks library (libs/webhooks), registered here with the job
+ * records its job events send, and exported. Needs the global CoreModule and DatabaseModule.
  */
 @Module({
   imports: [
@@ -41,15 +40,21 @@ const Webhooks = WebhooksModule.register(JobWebhookRecords, [JobsRepository]);
     Webhooks,
   ],
   providers: [
-    JobsRepository,
-    PageBudgetRepository,
-    AuditsRepository,
+    JobRecordsRepository,
+    AuditReportRepository,
     SiteAuditQueue,
-    SiteAuditJobsService,
-    SiteAuditService,
+    JobLifecycleService,
+    StartAuditService,
     AuditReportService,
     JobEventsPublisher,
   ],
-  exports: [SiteAuditQueue, SiteAuditJobsService, SiteAuditService, AuditReportService, Webhooks],
+  exports: [
+    SiteAuditQueue,
+    JobRecordsRepository,
+    JobLifecycleService,
+    StartAuditService,
+    AuditReportService,
+    Webhooks,
+  ],
 })
 export class SiteAuditModule {}

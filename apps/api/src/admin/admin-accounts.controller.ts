@@ -3,11 +3,11 @@ import { ApiOperation } from '@nestjs/swagger';
 import { ApiError } from '@app/core';
 import { AccountsService, ApiKeysService } from '@app/accounts';
 import { CreditsService } from '@app/billing';
-import { OAuthGrantsService } from '@app/oauth';
 import { AccountEntity } from '@app/database';
 import { ParseIdPipe, RequestId } from '@app/gateway';
 import { UsageService } from '../usage/usage.service';
 import { AdminController } from '../admin-routes/admin-route.decorator';
+import { AdminAccountsService } from './admin-accounts.service';
 import { found } from '../admin-routes/admin-http-status';
 import { accountView, keyView, newKeyView } from './admin-accounts.mapper';
 import { CreateAccountDto, CreateApiKeyDto, CreditsDto, UpdateAccountDto } from './dto/account.dto';
@@ -19,7 +19,7 @@ export class AdminAccountsController {
     private readonly accounts: AccountsService,
     private readonly keys: ApiKeysService,
     private readonly credits: CreditsService,
-    private readonly grants: OAuthGrantsService,
+    private readonly accountChanges: AdminAccountsService,
     private readonly usage: UsageService,
   ) {}
 
@@ -43,18 +43,7 @@ export class AdminAccountsController {
   @Patch('accounts/:id')
   @ApiOperation({ summary: 'Change plan, name or limit overrides (null removes an override)' })
   async update(@Param('id', ParseIdPipe) id: number, @Body() body: UpdateAccountDto) {
-    const overrides = body.overrides
-      ? Object.fromEntries(Object.entries(body.overrides).filter(([, v]) => v !== undefined))
-      : undefined;
-    const account = found(
-      await this.accounts.update(id, { name: body.name, plan: body.plan, overrides }),
-      'Account',
-    );
-    // A plan without API access ends the account's OAuth grants (hosted MCP connections):
-    // they do not come back with an upgrade. Repeating the PATCH repeats this (idempotent).
-    if (body.plan !== undefined && !this.accounts.hasApiAccess(account)) {
-      await this.grants.endAccountGrants(id);
-    }
+    const account = found(await this.accountChanges.update(id, body), 'Account');
     return accountView(account, { limits: this.accounts.limitsOf(account) });
   }
 

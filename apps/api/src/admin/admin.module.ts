@@ -6,6 +6,7 @@ import { OAuthModule } from '../oauth/oauth.module';
 import { UsageModule } from '../usage/usage.module';
 import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
+import { AdminAccountsService } from './admin-accounts.service';
 import { AdminUsersController } from './admin-users.controller';
 
 /** Internal operations under /admin/v1 (docs/api.md, "Admin API"). */
@@ -21,5 +22,6 @@ import { AdminUsersController } from './admin-users.controller';
     AdminRoutesModule,
   ],
   controllers: [AdminAccountsController, AdminUsersController],
+  providers: [AdminAccountsService],
 })
 export class AdminModule {}

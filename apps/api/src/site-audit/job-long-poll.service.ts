@@ -4,7 +4,7 @@ import {
   JobEventsMark,
   JobEventsSubscriber,
   JobRecord,
-  SiteAuditJobsService,
+  JobLifecycleService,
 } from '@app/site-audit';
 
 /** The longest `wait` a client may ask for, in seconds. */
@@ -108,7 +108,7 @@ export class JobLongPollService implements BeforeApplicationShutdown {
   private closing = false;
 
   constructor(
-    private readonly jobs: SiteAuditJobsService,
+    private readonly jobs: JobLifecycleService,
     private readonly events: JobEventsSubscriber,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

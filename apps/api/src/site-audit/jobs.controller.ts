@@ -3,7 +3,7 @@ import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { ApiRequest, CurrentAuth, Endpoint } from '@app/gateway';
-import { JobRecord, SiteAuditJobsService, isJobId } from '@app/site-audit';
+import { JobRecord, JobLifecycleService, isJobId } from '@app/site-audit';
 import { JobListQueryDto, JobQueryDto } from './jobs.dto';
 import { JobLongPollService } from './job-long-poll.service';
 import { JobAnswerSchema, JobListAnswerSchema } from './site-audit.schema';
@@ -22,7 +22,7 @@ class JobIdPipe implements PipeTransform<unknown, string> {
 export class JobsController {
   constructor(
     private readonly longPoll: JobLongPollService,
-    private readonly jobs: SiteAuditJobsService,
+    private readonly jobs: JobLifecycleService,
   ) {}
 
   @Get()

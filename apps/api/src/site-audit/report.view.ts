@@ -92,24 +92,8 @@ export function reportPage({ audit: a, pages }: AuditReport): ReportPage {
         ? 'time limit reached'
         : 'page limit reached'
       : null,
-    cards: [
-      { value: score(a.totalScore), label: 'Total score' },
-      { value: score(a.geoScore), label: 'GEO score' },
-      { value: String(a.issuesCritical), label: 'Critical issues' },
-      { value: String(a.issuesWarning), label: 'Warnings' },
-      { value: String(a.issuesNotice), label: 'Notices' },
-      { value: String(a.issuesTotal), label: 'Issues in total' },
-    ],
-    rules: (a.ruleSummary ?? [])
-      .slice()
-      .sort((x, y) => bySeverity(x, y) || y.count - x.count)
-      .map((r) => ({
-        severity: severity(r.severity),
-        title: ruleTitle(r.rule) === r.rule && r.title ? r.title : ruleTitle(r.rule),
-        fix: ruleFix(r.rule),
-        count: r.count,
-        urls: (r.urls ?? []).map((u) => httpLink(u)),
-      })),
+    cards: scoreCards(a),
+    rules: ruleRows(a),
     downloads: {
       json: `/reports/audits/${encodeURIComponent(a.id)}/pages.json`,
       csv: `/reports/audits/${encodeURIComponent(a.id)}/pages.csv`,
@@ -120,28 +104,61 @@ export function reportPage({ audit: a, pages }: AuditReport): ReportPage {
       weight: c.weight,
       detail: c.detail ?? '',
     })),
-    pages: pages.map((p) => ({
-      link: httpLink(p.url),
-      redirectedTo: p.finalUrl && p.finalUrl !== p.url ? httpLink(p.finalUrl) : null,
-      title: p.title || null,
-      description: p.metaDescription || null,
-      status: p.status === null ? 'no response' : String(p.status),
-      depth: p.depth,
-      h1Count: p.h1Count,
-      wordCount: p.wordCount,
-      responseMs: p.responseMs,
-      bytes: p.bytes,
-      indexable: indexability(p),
-      canonical: p.canonical ? httpLink(p.canonical) : null,
-      issues: (p.issues ?? [])
-        .slice()
-        .sort(bySeverity)
-        .map((i) => ({
-          severity: severity(i.severity),
-          title: ruleTitle(i.rule),
-          detail: i.detail || null,
-        })),
-    })),
+    pages: pages.map(pageRow),
+  };
+}
+
+type StoredAudit = AuditReport['audit'];
+
+/** The scores and issue counts at the top of the report. */
+function scoreCards(a: StoredAudit): ReportPage['cards'] {
+  return [
+    { value: score(a.totalScore), label: 'Total score' },
+    { value: score(a.geoScore), label: 'GEO score' },
+    { value: String(a.issuesCritical), label: 'Critical issues' },
+    { value: String(a.issuesWarning), label: 'Warnings' },
+    { value: String(a.issuesNotice), label: 'Notices' },
+    { value: String(a.issuesTotal), label: 'Issues in total' },
+  ];
+}
+
+/** The rules found, most severe first, then the most frequent. */
+function ruleRows(a: StoredAudit): ReportPage['rules'] {
+  return (a.ruleSummary ?? [])
+    .slice()
+    .sort((x, y) => bySeverity(x, y) || y.count - x.count)
+    .map((r) => ({
+      severity: severity(r.severity),
+      title: ruleTitle(r.rule) === r.rule && r.title ? r.title : ruleTitle(r.rule),
+      fix: ruleFix(r.rule),
+      count: r.count,
+      urls: (r.urls ?? []).map((u) => httpLink(u)),
+    }));
+}
+
+/** One crawled page of the page table, its issues most severe first. */
+function pageRow(p: AuditPageEntity): ReportPage['pages'][number] {
+  return {
+    link: httpLink(p.url),
+    redirectedTo: p.finalUrl && p.finalUrl !== p.url ? httpLink(p.finalUrl) : null,
+    title: p.title || null,
+    description: p.metaDescription || null,
+    status: p.status === null ? 'no response' : String(p.status),
+    depth: p.depth,
+    h1Count: p.h1Count,
+    wordCount: p.wordCount,
+    responseMs: p.responseMs,
+    bytes: p.bytes,
+    indexable: indexability(p),
+    canonical: p.canonical ? httpLink(p.canonical) : null,
+    issues: (p.issues ?? [])
+      .slice()
+      .sort(bySeverity)
+      .map((i) => ({
+        severity: severity(i.severity),
+        title: ruleTitle(i.rule),
+        detail: i.detail || null,
+      })),
   };
 }
 

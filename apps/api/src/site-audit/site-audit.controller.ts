@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { APP_CONFIG, AppConfig, TopLevelBody } from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { CurrentAuth, Endpoint, RequestId } from '@app/gateway';
-import { SiteAuditService } from '@app/site-audit';
+import { StartAuditService } from '@app/site-audit';
 import { SiteAuditRequestDto } from './site-audit.dto';
 import { SiteAuditAcceptedSchema } from './site-audit.schema';
 
@@ -12,7 +12,7 @@ import { SiteAuditAcceptedSchema } from './site-audit.schema';
 @Controller('api/v1/site-audit')
 export class SiteAuditController {
   constructor(
-    private readonly audits: SiteAuditService,
+    private readonly audits: StartAuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

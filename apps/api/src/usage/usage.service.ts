@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, monthAfter } from '@app/core';
 import { AccountsService } from '@app/accounts';
-import { CallMeterService, FeatureQuotaService } from '@app/billing';
+import { CallMeterService, FeatureQuotaService, PageBudgetService } from '@app/billing';
 import type { AccountEntity } from '@app/database';
 import type { Limits, PlanName } from '@app/plans';
-import { SiteAuditJobsService } from '@app/site-audit';
 import type { UsageRecord } from './usage.schema';
 
 /** What an account has used, under the same names as its limits (plus credits). */
@@ -46,13 +45,13 @@ export class UsageService {
     private readonly accounts: AccountsService,
     private readonly meter: CallMeterService,
     private readonly quotas: FeatureQuotaService,
-    private readonly siteAuditJobs: SiteAuditJobsService,
+    private readonly pageBudget: PageBudgetService,
   ) {}
 
   /**
    * What an account has used, each under the name of its limit: calls and feature quotas
    * this month (billing's meter and quotas, in PostgreSQL's month), credits (the account),
-   * and the rolling page budget (the site-audit jobs).
+   * and the rolling page budget (billing's page budget of site-audit crawls).
    */
   async usedBy(
     account: AccountEntity,
@@ -70,7 +69,7 @@ export class UsageService {
     const [calls, features, pages] = await Promise.all([
       this.meter.used(account.id, at),
       this.quotas.usedThisMonth(account.id, at),
-      this.siteAuditJobs.pagesUsed(account.id, at),
+      this.pageBudget.used(account.id, at),
     ]);
     return {
       used: {

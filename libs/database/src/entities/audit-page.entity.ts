@@ -11,7 +11,7 @@ interface StoredPageIssue {
 
 /**
  * Per-page findings of an audit, in crawl order. Schema: migration 1764000000000; statements
- * in libs/site-audit (AuditsRepository).
+ * in libs/site-audit (AuditReportRepository).
  */
 @Entity({ name: 'audit_pages' })
 export class AuditPageEntity {

@@ -21,7 +21,7 @@ interface StoredGeoCheck {
 
 /**
  * A finished site audit (the report page reads it). Schema: migration 1764000000000;
- * statements in libs/site-audit (AuditsRepository).
+ * statements in libs/site-audit (AuditReportRepository).
  */
 @Entity({ name: 'audits' })
 @Check('audits_id_check', `id ~ '^aud_[0-9A-Za-z]{22}$'`)

@@ -14,7 +14,7 @@ export interface JobError {
 
 /**
  * An async job as clients see it (GET /jobs/:id). Schema: migration 1764000000000; statements
- * in libs/site-audit (JobsRepository).
+ * in libs/site-audit (JobRecordsRepository).
  */
 @Entity({ name: 'jobs' })
 @Check('jobs_id_check', `id ~ '^job_[0-9A-Za-z]{22}$'`)

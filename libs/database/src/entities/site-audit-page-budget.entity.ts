@@ -4,7 +4,7 @@ import { JobEntity } from './job.entity';
 
 /**
  * The rolling page-budget ledger: one row per site-audit job, reconciled to pages crawled.
- * Schema: migration 1764000000000; statements in libs/site-audit (PageBudgetRepository).
+ * Schema: migration 1764000000000; statements in libs/billing (PageBudgetRepository).
  */
 @Entity({ name: 'site_audit_page_budget' })
 @Check('site_audit_page_budget_pages_reserved_check', 'pages_reserved >= 1')

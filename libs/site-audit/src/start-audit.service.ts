@@ -17,7 +17,7 @@ import {
 import { assertPublicHost, isCrawlError } from '@app/crawler';
 import { ENQUEUE_FAILED } from './crawl-failure';
 import { newJobId } from './ids';
-import { CreateResult, SiteAuditJobsService } from './site-audit-jobs.service';
+import { CreateResult, JobLifecycleService } from './job-lifecycle.service';
 import { SiteAuditQueue } from './site-audit.queue';
 import { assertWebhookTarget } from '@app/webhooks';
 
@@ -47,13 +47,13 @@ interface AcceptedAudit {
  * the job with a refund.
  */
 @Injectable()
-export class SiteAuditService {
-  private readonly logger = new Logger(SiteAuditService.name);
+export class StartAuditService {
+  private readonly logger = new Logger(StartAuditService.name);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queue: SiteAuditQueue,
-    private readonly jobs: SiteAuditJobsService,
+    private readonly jobs: JobLifecycleService,
     private readonly clock: Clock,
   ) {}
 
@@ -70,7 +70,7 @@ export class SiteAuditService {
 
     const now = this.clock.now();
     const jobId = newJobId();
-    // The crawl unit, the pages and the job row commit together (SiteAuditJobsService):
+    // The crawl unit, the pages and the job row commit together (JobLifecycleService):
     // a request cut before the commit keeps nothing.
     const created = await this.jobs.createQueued({
       jobId,

@@ -10,7 +10,7 @@ export interface AuditReport {
 
 /** Stored audits (`audits`) and their per-page findings (`audit_pages`). */
 @Injectable()
-export class AuditsRepository {
+export class AuditReportRepository {
   constructor(private readonly sql: Sql) {}
 
   /**

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { SiteAuditPageBudgetEntity, Sql, SqlScope, statementTime } from '@app/database';
 
+/** A transaction (or the pool) the page-budget statements run on; services only pass it along. */
+export type BudgetDb = SqlScope;
+
 /** A ledger row inside the rolling window, as the reset-time rule reads it. */
 type BudgetWindowRow = Pick<SiteAuditPageBudgetEntity, 'createdAt' | 'pages'>;
 

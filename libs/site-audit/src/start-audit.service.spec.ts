@@ -3,7 +3,7 @@ import { ApiError, ManualClock, loadConfig } from '@app/core';
 import type { AuthContext } from '@app/accounts';
 import { redisOutOfMemory } from '@app/database';
 import { resolveLimits } from '@app/plans';
-import { SiteAuditService } from './site-audit.service';
+import { StartAuditService } from './start-audit.service';
 import { SiteAuditQueue } from './site-audit.queue';
 
 const auth: AuthContext = {
@@ -28,7 +28,7 @@ function service(
     pagesUsed: jest.fn(),
   };
   const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: 'true', ...overrides.config });
-  const svc = new SiteAuditService(
+  const svc = new StartAuditService(
     config,
     new SiteAuditQueue(queue as never),
     jobs as never,
@@ -39,7 +39,7 @@ function service(
 
 const body = { url: 'http://127.0.0.1:9/', max_pages: 5 };
 
-describe('SiteAuditService: reservations are given back on every failure path', () => {
+describe('StartAuditService: reservations are given back on every failure path', () => {
   beforeAll(() => Logger.overrideLogger(false));
   it('enqueue failure: the job is failed with ENQUEUE_FAILED and the crawl + pages refunded; 500 SERVER_ERROR', async () => {
     const { svc, jobs } = service({ add: jest.fn().mockRejectedValue(new Error('redis down')) });

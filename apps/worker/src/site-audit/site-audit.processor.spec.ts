@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import { ManualClock, loadConfig } from '@app/core';
 import { CrawlError, runAudit } from '@app/crawler';
 import type { JobEntity } from '@app/database';
@@ -35,9 +35,11 @@ function row(overrides: Partial<JobEntity> = {}): JobEntity {
 }
 
 function setup(markRunning: JobEntity | null = row()) {
-  const jobs = {
+  const records = {
     markRunning: jest.fn().mockResolvedValue(markRunning),
     reportProgress: jest.fn().mockResolvedValue(true),
+  };
+  const jobs = {
     failAudit: jest.fn().mockResolvedValue(true),
     completeWithAudit: jest
       .fn()
@@ -46,11 +48,13 @@ function setup(markRunning: JobEntity | null = row()) {
   const processor = new SiteAuditProcessor(
     loadConfig({ AUDIT_CRAWL_TIME_LIMIT_SECONDS: '60' }),
     jobs as never,
+    records as never,
     new ManualClock(NOW),
   );
+  // The BullMQ worker @nestjs/bullmq would attach, through WorkerHost's public `worker` getter.
   const close = jest.fn().mockResolvedValue(undefined);
-  Object.assign(processor, { _worker: { close } });
-  return { processor, jobs, close };
+  jest.spyOn(processor, 'worker', 'get').mockReturnValue({ close } as unknown as Worker);
+  return { processor, jobs, records, close };
 }
 
 function job(attemptsMade = 0): Job<SiteAuditJobPayload> & { moveToWait: jest.Mock } {
@@ -159,8 +163,8 @@ describe('SiteAuditProcessor', () => {
   });
 
   it('a job swept while crawling: the next progress write aborts the crawl and nothing is stored', async () => {
-    const { processor, jobs } = setup();
-    jobs.reportProgress.mockResolvedValue(false);
+    const { processor, jobs, records } = setup();
+    records.reportProgress.mockResolvedValue(false);
     runAuditMock.mockImplementation(async (o) => {
       await o.onProgress?.(1, 10);
       if (o.signal?.aborted) throw new CrawlError('CANCELLED', 'crawl cancelled');

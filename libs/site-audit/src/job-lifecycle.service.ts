@@ -1,17 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, metrics } from '@app/core';
 import type { AuditResult } from '@app/crawler';
-import type { JobEntity, JobError, JobStatus } from '@app/database';
-import { FeatureQuotaService } from '@app/billing';
+import type { JobError, JobStatus } from '@app/database';
+import { FeatureQuotaService, PageAllowance, PageBudgetService } from '@app/billing';
 import { CompletingJob, toAuditEntity, toAuditPage, toJobData } from './audit.mapper';
-import { AuditsRepository } from './audits.repository';
+import { AuditReportRepository } from './audit-report.repository';
 import { ENQUEUE_FAILED } from './crawl-failure';
 import { JobEventsPublisher } from './job-events';
 import { toJobRecord } from './job-record.mapper';
 import type { JobRecord, SiteAuditJobData } from './job-record.schema';
-import { JobsRepository } from './jobs.repository';
-import { PAGE_BUDGET_WINDOW_DAYS, effectiveMaxPages, pageBudgetResetsAt } from './page-budget';
-import { PageBudgetRepository } from './page-budget.repository';
+import { JobRecordsRepository, JobsTx } from './job-records.repository';
 import { SITE_AUDIT_ENDPOINT } from './site-audit.queue';
 import { WebhookDeliveriesService } from '@app/webhooks';
 
@@ -50,14 +48,7 @@ export type CreateResult =
       /** The database's month of the refused crawl (its resets_at is the next one). */
       periodStart: string;
     }
-  | { ok: false; quota: 'site_audit_pages_per_crawl'; limit: number }
-  | {
-      ok: false;
-      quota: 'site_audit_rolling_page_budget';
-      limit: number;
-      used: number;
-      resetsAt: Date | null;
-    };
+  | Extract<PageAllowance, { ok: false }>;
 
 /** How a failed site audit settles its quota. */
 interface FailureSettlement {
@@ -68,19 +59,23 @@ interface FailureSettlement {
 }
 
 /**
- * The life of a site-audit job with its quota: the job row (JobsRepository), the rolling
- * page-budget ledger (PageBudgetRepository, one row per job), the monthly crawl count
- * (FeatureQuotaService 'site_audit_crawls') and the stored audit (AuditsRepository). The
- * statements are in the repositories; what belongs together runs in one transaction here.
+ * A site-audit job's life with its quota, from the queued row to its terminal state: created
+ * (crawl unit and pages reserved), complete with the stored audit, or failed with its quota
+ * settled; and the job records clients read. It spends on the job row
+ * (JobRecordsRepository), the rolling page budget (PageBudgetService of libs/billing, one
+ * ledger row per job), the monthly crawl count (FeatureQuotaService 'site_audit_crawls') and
+ * the stored audit (AuditReportRepository); what belongs together runs in one transaction
+ * here. The single-statement moves (running, progress) and the sweeper's reads are the
+ * JobRecordsRepository's own: callers use it directly.
  */
 @Injectable()
-export class SiteAuditJobsService {
-  private readonly logger = new Logger(SiteAuditJobsService.name);
+export class JobLifecycleService {
+  private readonly logger = new Logger(JobLifecycleService.name);
 
   constructor(
-    private readonly jobs: JobsRepository,
-    private readonly budget: PageBudgetRepository,
-    private readonly audits: AuditsRepository,
+    private readonly records: JobRecordsRepository,
+    private readonly pageBudget: PageBudgetService,
+    private readonly audits: AuditReportRepository,
     private readonly quotas: FeatureQuotaService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly events: JobEventsPublisher,
@@ -101,89 +96,80 @@ export class SiteAuditJobsService {
    */
   async createQueued(input: NewSiteAuditJob): Promise<CreateResult> {
     try {
-      return await this.jobs.transaction(async (tx): Promise<CreateResult> => {
-        if (!(await this.budget.lockAccount(input.accountId, tx)))
-          throw new Error(`account ${input.accountId} not found`);
-        const crawl = await this.quotas.reserve(
-          input.accountId,
-          'site_audit_crawls',
-          input.crawlsPerMonth,
-          input.at,
-          tx,
-        );
-        if (!crawl.reservation) {
-          return {
-            ok: false,
-            quota: 'site_audit_crawls_per_month',
-            limit: input.crawlsPerMonth,
-            periodStart: crawl.periodStart,
-          };
-        }
-        if (input.pagesPerCrawl < 1) {
-          throw new RollBack({
-            ok: false,
-            quota: 'site_audit_pages_per_crawl',
-            limit: input.pagesPerCrawl,
-          });
-        }
-        const window = PAGE_BUDGET_WINDOW_DAYS;
-        const used = await this.budget.used(input.accountId, window, input.at, tx);
-        const maxPages = effectiveMaxPages(
-          input.requestedPages,
-          input.pagesPerCrawl,
-          input.rollingBudget,
-          used,
-        );
-        if (maxPages < 1) {
-          const rows = await this.budget.windowRows(input.accountId, window, input.at, tx);
-          throw new RollBack({
-            ok: false,
-            quota: 'site_audit_rolling_page_budget',
-            limit: input.rollingBudget,
-            used,
-            resetsAt: pageBudgetResetsAt(rows, input.rollingBudget, used),
-          });
-        }
-        const params: SiteAuditParams = {
-          url: input.url,
-          depth: input.depth,
-          max_pages: maxPages,
-          requested_max_pages: input.requestedPages,
-        };
-        await this.jobs.insertQueued(
-          {
-            id: input.jobId,
-            accountId: input.accountId,
-            endpoint: SITE_AUDIT_ENDPOINT,
-            params: { ...params },
-            quotaPeriodStart: crawl.reservation.periodStart,
-            requestId: input.requestId,
-            createdAt: input.now,
-            deadlineAt: input.deadlineAt,
-            webhookUrl: input.webhookUrl ?? null,
-          },
-          tx,
-        );
-        await this.budget.reserve(input.jobId, input.accountId, maxPages, input.at, tx);
-        return { ok: true, maxPages };
-      });
+      return await this.records.transaction((tx) => this.createInTransaction(input, tx));
     } catch (err) {
       if (err instanceof RollBack) return err.result;
       throw err;
     }
   }
 
-  /**
-   * Pages counted against the rolling budget in the 30 days before PostgreSQL's now (`at`:
-   * `Clock.statementTime()`, a test clock's time in tests).
-   */
-  pagesUsed(accountId: number, at: Date | null): Promise<number> {
-    return this.budget.used(accountId, PAGE_BUDGET_WINDOW_DAYS, at);
+  /** createQueued's statements, in order; a page refusal throws RollBack (the crawl unit with it). */
+  private async createInTransaction(input: NewSiteAuditJob, tx: JobsTx): Promise<CreateResult> {
+    if (!(await this.pageBudget.lockAccount(input.accountId, tx)))
+      throw new Error(`account ${input.accountId} not found`);
+    const crawl = await this.quotas.reserve(
+      input.accountId,
+      'site_audit_crawls',
+      input.crawlsPerMonth,
+      input.at,
+      tx,
+    );
+    if (!crawl.reservation) {
+      return {
+        ok: false,
+        quota: 'site_audit_crawls_per_month',
+        limit: input.crawlsPerMonth,
+        periodStart: crawl.periodStart,
+      };
+    }
+    const pages = await this.pageBudget.allowance(
+      {
+        accountId: input.accountId,
+        requested: input.requestedPages,
+        perCrawl: input.pagesPerCrawl,
+        budget: input.rollingBudget,
+        at: input.at,
+      },
+      tx,
+    );
+    if (!pages.ok) throw new RollBack(pages);
+    await this.insertJobRow(input, pages.maxPages, crawl.reservation.periodStart, tx);
+    await this.pageBudget.reserve(input.jobId, input.accountId, pages.maxPages, input.at, tx);
+    return { ok: true, maxPages: pages.maxPages };
+  }
+
+  /** The queued job row with the parameters the worker crawls with. */
+  private async insertJobRow(
+    input: NewSiteAuditJob,
+    maxPages: number,
+    quotaPeriodStart: string,
+    tx: JobsTx,
+  ): Promise<void> {
+    const params: SiteAuditParams = {
+      url: input.url,
+      depth: input.depth,
+      max_pages: maxPages,
+      requested_max_pages: input.requestedPages,
+    };
+    await this.records.insertQueued(
+      {
+        id: input.jobId,
+        accountId: input.accountId,
+        endpoint: SITE_AUDIT_ENDPOINT,
+        params: { ...params },
+        quotaPeriodStart,
+        requestId: input.requestId,
+        createdAt: input.now,
+        deadlineAt: input.deadlineAt,
+        webhookUrl: input.webhookUrl ?? null,
+      },
+      tx,
+    );
   }
 
   /** The job record of GET /jobs/:job_id, only when the job belongs to the account. */
   async jobRecord(jobId: string, accountId: number): Promise<JobRecord | null> {
-    const job = await this.jobs.findForAccount(jobId, accountId);
+    const job = await this.records.findForAccount(jobId, accountId);
     return job ? toJobRecord(job, this.config.publicBaseUrl) : null;
   }
 
@@ -192,7 +178,7 @@ export class SiteAuditJobsService {
     accountId: number,
     filter: { status?: JobStatus; limit: number; offset: number },
   ): Promise<{ jobs: JobRecord[]; total: number }> {
-    const page = await this.jobs.listForAccount(
+    const page = await this.records.listForAccount(
       accountId,
       filter.status,
       filter.limit,
@@ -202,26 +188,6 @@ export class SiteAuditJobsService {
       jobs: page.jobs.map((job) => toJobRecord(job, this.config.publicBaseUrl)),
       total: page.total,
     };
-  }
-
-  /** queued | running → running as an attempt starts; null when the job already ended. */
-  markRunning(jobId: string, now: Date): Promise<JobEntity | null> {
-    return this.jobs.markRunning(jobId, now);
-  }
-
-  /** Raises a running job's progress; false when the job is no longer running. */
-  reportProgress(jobId: string, percent: number, now: Date): Promise<boolean> {
-    return this.jobs.reportProgress(jobId, percent, now);
-  }
-
-  /** Open jobs past their deadline, oldest first (the sweeper). */
-  overdue(now: Date, limit: number): Promise<JobEntity[]> {
-    return this.jobs.overdue(now, limit);
-  }
-
-  /** Open jobs created before `before`, oldest first (the sweeper's orphan check). */
-  openCreatedBefore(before: Date, limit: number): Promise<JobEntity[]> {
-    return this.jobs.openCreatedBefore(before, limit);
   }
 
   /**
@@ -237,8 +203,8 @@ export class SiteAuditJobsService {
   ): Promise<SiteAuditJobData | null> {
     const data = toJobData(auditId, result);
     let delivery: string | null = null;
-    const createdAt = await this.jobs.transaction(async (tx) => {
-      const created = await this.jobs.complete(tx, job.jobId, data, now);
+    const createdAt = await this.records.transaction(async (tx) => {
+      const created = await this.records.complete(tx, job.jobId, data, now);
       if (!created) return null;
       // The webhook outbox row commits with the state change (docs/webhooks.md).
       delivery = await this.webhooks.recordForJob(tx, job.jobId, 'site_audit.completed', now);
@@ -247,7 +213,7 @@ export class SiteAuditJobsService {
         result.pages.map((p, i) => toAuditPage(auditId, p, i)),
         tx,
       );
-      await this.budget.reconcile(job.jobId, data.pages_crawled, now, tx);
+      await this.pageBudget.reconcile(job.jobId, data.pages_crawled, now, tx);
       return created;
     });
     if (!createdAt) return null;
@@ -273,10 +239,10 @@ export class SiteAuditJobsService {
   ): Promise<boolean> {
     const pages = settlement.refund ? 0 : Math.max(0, Math.floor(settlement.pagesUsed));
     let delivery: string | null = null;
-    const failed = await this.jobs.transaction(async (tx) => {
-      const row = await this.jobs.fail(tx, jobId, error, now);
+    const failed = await this.records.transaction(async (tx) => {
+      const row = await this.records.fail(tx, jobId, error, now);
       if (!row) return null;
-      await this.budget.reconcile(jobId, pages, now, tx);
+      await this.pageBudget.reconcile(jobId, pages, now, tx);
       if (settlement.refund && row.quotaPeriodStart) {
         await this.quotas.release(
           {

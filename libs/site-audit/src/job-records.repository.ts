@@ -23,6 +23,9 @@ interface FailedJob {
   createdAt: Date;
 }
 
+/** The transaction `transaction` hands to its work; services only pass it along. */
+export type JobsTx = SqlTx;
+
 const OPEN: JobEntity['status'][] = ['queued', 'running'];
 
 /**
@@ -33,7 +36,7 @@ const OPEN: JobEntity['status'][] = ['queued', 'running'];
  * transaction (default: their own statement); `tx` ones only run inside one.
  */
 @Injectable()
-export class JobsRepository {
+export class JobRecordsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** Runs `work` in one transaction; pass its `tx` to the statements that belong together. */

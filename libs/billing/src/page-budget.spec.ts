@@ -1,6 +1,6 @@
 import { effectiveMaxPages, pageBudgetResetsAt, pageBudgetWindowStart } from './page-budget';
 
-describe('site-audit page budget', () => {
+describe('site-audit rolling page budget', () => {
   it('caps max_pages by the per-crawl limit and the remaining rolling budget', () => {
     expect(effectiveMaxPages(100, 500, 5000, 0)).toBe(100);
     expect(effectiveMaxPages(1000, 500, 5000, 0)).toBe(500);
