@@ -1,10 +1,12 @@
 import { Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
 import { ApiError, ManualClock, loadConfig } from '@app/core';
 import type { AuthContext } from '@app/accounts';
 import { redisOutOfMemory } from '@app/database';
 import { resolveLimits } from '@app/plans';
+import type { JobLifecycleService } from './job-lifecycle.service';
 import { StartAuditService } from './start-audit.service';
-import { SiteAuditQueue } from './site-audit.queue';
+import { SiteAuditJobPayload, SiteAuditQueue } from './site-audit.queue';
 
 const auth: AuthContext = {
   keyId: 1,
@@ -21,17 +23,19 @@ function service(
     config?: Record<string, string>;
   } = {},
 ) {
-  const queue = { add: overrides.add ?? jest.fn().mockResolvedValue({}) };
-  const jobs = {
+  // Typed fakes: each member is checked against the real class's method of that name.
+  const queue: jest.Mocked<Pick<Queue<SiteAuditJobPayload>, 'add'>> = {
+    add: overrides.add ?? jest.fn().mockResolvedValue({}),
+  };
+  const jobs: jest.Mocked<Pick<JobLifecycleService, 'createQueued' | 'failAudit'>> = {
     createQueued: overrides.createQueued ?? jest.fn().mockResolvedValue({ ok: true, maxPages: 5 }),
     failAudit: jest.fn().mockResolvedValue(true),
-    pagesUsed: jest.fn(),
   };
   const config = loadConfig({ AUDIT_ALLOW_PRIVATE_NETWORKS: 'true', ...overrides.config });
   const svc = new StartAuditService(
     config,
-    new SiteAuditQueue(queue as never),
-    jobs as never,
+    new SiteAuditQueue(queue as unknown as Queue<SiteAuditJobPayload>),
+    jobs as unknown as JobLifecycleService,
     new ManualClock(new Date('2026-11-21T12:00:00Z')),
   );
   return { svc, queue, jobs };

@@ -3,7 +3,11 @@ import type { Job, Worker } from 'bullmq';
 import { ManualClock, loadConfig } from '@app/core';
 import { CrawlError, runAudit } from '@app/crawler';
 import type { JobEntity } from '@app/database';
-import type { SiteAuditJobPayload } from '@app/site-audit';
+import type {
+  JobLifecycleService,
+  JobRecordsRepository,
+  SiteAuditJobPayload,
+} from '@app/site-audit';
 import { SiteAuditProcessor } from './site-audit.processor';
 
 jest.mock('@app/crawler', () => ({ ...jest.requireActual('@app/crawler'), runAudit: jest.fn() }));
@@ -35,11 +39,12 @@ function row(overrides: Partial<JobEntity> = {}): JobEntity {
 }
 
 function setup(markRunning: JobEntity | null = row()) {
-  const records = {
+  // Typed fakes: each member is checked against the real class's method of that name.
+  const records: jest.Mocked<Pick<JobRecordsRepository, 'markRunning' | 'reportProgress'>> = {
     markRunning: jest.fn().mockResolvedValue(markRunning),
     reportProgress: jest.fn().mockResolvedValue(true),
   };
-  const jobs = {
+  const jobs: jest.Mocked<Pick<JobLifecycleService, 'failAudit' | 'completeWithAudit'>> = {
     failAudit: jest.fn().mockResolvedValue(true),
     completeWithAudit: jest
       .fn()
@@ -47,8 +52,8 @@ function setup(markRunning: JobEntity | null = row()) {
   };
   const processor = new SiteAuditProcessor(
     loadConfig({ AUDIT_CRAWL_TIME_LIMIT_SECONDS: '60' }),
-    jobs as never,
-    records as never,
+    jobs as unknown as JobLifecycleService,
+    records as unknown as JobRecordsRepository,
     new ManualClock(NOW),
   );
   // The BullMQ worker @nestjs/bullmq would attach, through WorkerHost's public `worker` getter.
