@@ -46,38 +46,65 @@ function run(label, file, extraEnv = {}) {
 }
 
 async function main() {
-// PostgreSQL and Redis first: a missing one is named in one line, before any build.
-const problems = await checkDependencies();
-if (problems.length) {
-  for (const p of problems) console.error(p);
-  process.exit(1);
+  await checkDependenciesOrExit();
+  buildIfNeeded();
+  const demo = migrateAndSeed();
+  const port = process.env.PORT || '3000';
+  const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  startApiAndWorker();
+  // The banner comes last, once the API answers, so the start-up log lines do not push it
+  // off the screen.
+  await waitUntilReady(`http://127.0.0.1:${port}/health/live`);
+  printBanner(base, demo);
 }
-if (needsBuild()) {
+
+/** PostgreSQL and Redis first: a missing one is named in one line, before any build. */
+async function checkDependenciesOrExit() {
+  const problems = await checkDependencies();
+  if (problems.length) {
+    for (const p of problems) console.error(p);
+    process.exit(1);
+  }
+}
+
+function buildIfNeeded() {
+  if (!needsBuild()) return;
   console.log('Building...');
   const b = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (b.status !== 0) process.exit(b.status || 1);
 }
-process.stdout.write(run('Migration', entries.migrate));
-const seedOut = run('Demo seed', entries.seed);
-const key = (/DEMO_API_KEY=(\S+)/.exec(seedOut) || [])[1];
-const userEmail = (/DEMO_USER_EMAIL=(\S+)/.exec(seedOut) || [])[1];
-const userPassword = (/DEMO_USER_PASSWORD=(\S+)/.exec(seedOut) || [])[1];
 
-const port = process.env.PORT || '3000';
-const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
-const children = ['api', 'worker'].map((name) => {
-  const flags = name === 'api' ? ['--max-semi-space-size=64'] : [];
-  const child = spawn(process.execPath, [...flags, entries[name]], { cwd: root, stdio: 'inherit', env: childEnv });
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`${name} exited (${signal || code}); stopping.`);
-      stop(code || 1);
-    }
-  });
-  return child;
-});
+/** Migrates, seeds the demo and returns what the seed printed (the key and the demo user). */
+function migrateAndSeed() {
+  process.stdout.write(run('Migration', entries.migrate));
+  const seedOut = run('Demo seed', entries.seed);
+  return {
+    key: (/DEMO_API_KEY=(\S+)/.exec(seedOut) || [])[1],
+    userEmail: (/DEMO_USER_EMAIL=(\S+)/.exec(seedOut) || [])[1],
+    userPassword: (/DEMO_USER_PASSWORD=(\S+)/.exec(seedOut) || [])[1],
+  };
+}
 
+/** The API and the worker; when one exits, both are stopped (so are they on SIGINT/SIGTERM). */
+const children = [];
 let stopping = false;
+
+function startApiAndWorker() {
+  for (const name of ['api', 'worker']) {
+    const flags = name === 'api' ? ['--max-semi-space-size=64'] : [];
+    const child = spawn(process.execPath, [...flags, entries[name]], { cwd: root, stdio: 'inherit', env: childEnv });
+    child.on('exit', (code, signal) => {
+      if (!stopping) {
+        console.error(`${name} exited (${signal || code}); stopping.`);
+        stop(code || 1);
+      }
+    });
+    children.push(child);
+  }
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+}
+
 function stop(code) {
   if (stopping) return;
   stopping = true;
@@ -88,22 +115,18 @@ function stop(code) {
     process.exit(code),
   );
 }
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
 
-// The banner comes last, once the API answers, so the start-up log lines do not push it
-// off the screen.
-await waitUntilReady(`http://127.0.0.1:${port}/health/live`);
-console.log('');
-console.log(`Search-marketing data API: ${base}/api/v1  (OpenAPI: ${base}/docs)`);
-if (key) {
-  console.log(`Demo Pro account key (shown once): ${key}`);
-  console.log(`Try: curl -H "Authorization: Bearer ${key}" ${base}/api/v1/usage`);
-}
-if (userEmail && userPassword) {
-  console.log(`Account area: ${base}/account/sign-in  as ${userEmail} / ${userPassword} (shown once)`);
-}
-console.log('');
+function printBanner(base, { key, userEmail, userPassword }) {
+  console.log('');
+  console.log(`Search-marketing data API: ${base}/api/v1  (OpenAPI: ${base}/docs)`);
+  if (key) {
+    console.log(`Demo Pro account key (shown once): ${key}`);
+    console.log(`Try: curl -H "Authorization: Bearer ${key}" ${base}/api/v1/usage`);
+  }
+  if (userEmail && userPassword) {
+    console.log(`Account area: ${base}/account/sign-in  as ${userEmail} / ${userPassword} (shown once)`);
+  }
+  console.log('');
 }
 
 /** Polls `url` until it answers (at most 60 s; the banner is printed anyway after that). */

@@ -2,6 +2,16 @@ import { AdminClient, bearer } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { cookiePair, createPerson, hiddenValue, pageSignIn, setCookies } from './pages-helpers';
 
+/** The console's scripts (account-area/assets), in the order the page loads them. */
+const CONSOLE_SCRIPTS = [
+  'console-common',
+  'console-keys',
+  'console-connections',
+  'console-webhooks',
+  'console-alerts',
+  'console-password',
+];
+
 /** Contract: docs/api.md, "Account area" (the pages: GET /account, the console). */
 describe('Account pages: the console', () => {
   let t: TestApp;
@@ -63,8 +73,12 @@ describe('Account pages: the console', () => {
     expect(html).toMatch(/<form method="post" action="\/account\/sign-out"/);
     expect(hiddenValue(html, 'csrf_token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    // Our own script and stylesheet only; no inline script.
-    expect(html).toMatch(/<script src="\/assets\/console\.[0-9a-f]{12}\.js" defer><\/script>/);
+    // Our own scripts (the shared helpers, then one per section) and stylesheet; no inline script.
+    expect(
+      [
+        ...html.matchAll(/<script src="\/assets\/([a-z-]+)\.[0-9a-f]{12}\.js" defer><\/script>/g),
+      ].map((m) => m[1]),
+    ).toEqual(CONSOLE_SCRIPTS);
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/site\.[0-9a-f]{12}\.css">/);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/ style="/);
@@ -222,17 +236,21 @@ describe('Account pages: the console', () => {
 
   it('assets: script and stylesheet served by the API itself, versioned, nosniff; unknown names 404', async () => {
     const page = (await consolePage(await pageSignIn(t.url, await createPerson(t.url)))).text;
-    const scriptUrl = /<script src="([^"]+)"/.exec(page)![1];
+    const scriptUrls = [...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
     const cssUrl = /<link rel="stylesheet" href="([^"]+)"/.exec(page)![1];
 
-    const js = await t.http().get(scriptUrl);
-    expect(js.status).toBe(200);
-    expect(js.headers['content-type']).toMatch(/^text\/javascript/);
-    expect(js.headers['x-content-type-options']).toBe('nosniff');
-    expect(js.headers['cache-control']).toContain('immutable');
-    expect(js.text).toContain("credentials: 'same-origin'");
-    expect(js.text).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
-    expect(js.text).not.toMatch(/https?:\/\//);
+    expect(scriptUrls).toHaveLength(CONSOLE_SCRIPTS.length);
+    for (const scriptUrl of scriptUrls) {
+      const js = await t.http().get(scriptUrl);
+      expect({ scriptUrl, status: js.status }).toEqual({ scriptUrl, status: 200 });
+      expect(js.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(js.headers['x-content-type-options']).toBe('nosniff');
+      expect(js.headers['cache-control']).toContain('immutable');
+      expect(js.text).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+      expect(js.text).not.toMatch(/https?:\/\//);
+    }
+    // The shared helpers call the account API with the session cookie, same origin only.
+    expect((await t.http().get(scriptUrls[0])).text).toContain("credentials: 'same-origin'");
 
     const css = await t.http().get(cssUrl);
     expect(css.status).toBe(200);
@@ -240,7 +258,9 @@ describe('Account pages: the console', () => {
     expect(css.text).not.toMatch(/@import|url\(/);
 
     // Content-hashed names: /assets/<name>.<12 hex digits of SHA-256>.<ext>.
-    expect(scriptUrl).toMatch(/^\/assets\/console\.[0-9a-f]{12}\.js$/);
+    expect(scriptUrls.map((u) => /^\/assets\/([a-z-]+)\.[0-9a-f]{12}\.js$/.exec(u)?.[1])).toEqual(
+      CONSOLE_SCRIPTS,
+    );
     expect(cssUrl).toMatch(/^\/assets\/site\.[0-9a-f]{12}\.css$/);
     // Another hash (a page from before a deploy): today's file, revalidated every time.
     const stale = await t.http().get('/assets/site.000000000000.css');

@@ -90,6 +90,20 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   }
   adapter.useClock(app.get(Clock));
   const config = app.get<AppConfig>(APP_CONFIG);
+  configureServer(app, config);
+  enableCors(app, config);
+  configureBodies(app, config);
+  app.enableShutdownHooks();
+
+  // Public OpenAPI (/docs), admin OpenAPI (/admin/docs), queue dashboard (/admin/queues): docs/operations.md.
+  installOps(app);
+  // The pages' view engine (account area, OAuth pages, audit reports): pages/page-views.ts.
+  installPages(app);
+  return app;
+}
+
+/** The HTTP server's bounds and Express settings, and the first middleware. */
+function configureServer(app: NestExpressApplication, config: AppConfig): void {
   // Header, request and keep-alive bounds a slow client cannot stretch (before listen).
   applyServerTimeouts(app.getHttpServer(), config.httpTimeouts);
   app.useLogger(app.get(Logger));
@@ -103,8 +117,13 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // First, so it times everything: the request id and the security headers, then at close
   // the request-duration histogram by route template (docs/operations.md) and the access-log line.
   app.use(requestLifecycle(rootLoggerFor(config), [httpMetrics()], securityHeaders(config)));
-  // Permissive CORS for the key-authenticated API (the spec requires it); none at all for
-  // the cookie-authenticated account area and OAuth endpoints (docs/account-sessions.md).
+}
+
+/**
+ * Permissive CORS for the key-authenticated API (the spec requires it); none at all for
+ * the cookie-authenticated account area and OAuth endpoints (docs/account-sessions.md).
+ */
+function enableCors(app: NestExpressApplication, config: AppConfig): void {
   const mcpCors = mcpCorsOptions(config.publicBaseUrl);
   app.enableCors((req: { url?: string }, callback) => {
     const url = req.url ?? '';
@@ -113,6 +132,10 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
       SESSION_AREA_URL.test(url) ? { origin: false } : MCP_URL.test(url) ? mcpCors : API_CORS,
     );
   });
+}
+
+/** Which bodies are parsed, with which limits, and how a refused one is answered. */
+function configureBodies(app: NestExpressApplication, config: AppConfig): void {
   // The JSON APIs take JSON bodies only: anything else is 415 before the body parser and
   // every guard, so it is never counted (docs/pipeline-and-metering.md).
   app.use(jsonBodiesOnly(JSON_API_URL));
@@ -142,11 +165,4 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // /mcp, OAuth invalid_request on /register, /token and /revoke (not the REST envelope).
   app.use(mcpBodyParseErrors());
   app.use(oauthBodyErrors());
-  app.enableShutdownHooks();
-
-  // Public OpenAPI (/docs), admin OpenAPI (/admin/docs), queue dashboard (/admin/queues): docs/operations.md.
-  installOps(app);
-  // The pages' view engine (account area, OAuth pages, audit reports): pages/page-views.ts.
-  installPages(app);
-  return app;
 }

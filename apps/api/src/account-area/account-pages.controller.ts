@@ -58,14 +58,7 @@ export class AccountPagesController {
       return;
     }
     const { session, token } = signedIn;
-    const [account, usage, keys, history, keyCalls, alerts] = await Promise.all([
-      this.accounts.find(session.accountId),
-      this.usage.ofAccount(session.accountId),
-      this.keys.list(session.accountId, true),
-      this.history.history(session.accountId, CONSOLE_CHART_DAYS),
-      this.history.callsPerKeyThisMonth(session.accountId),
-      this.alerts.view(session.accountId),
-    ]);
+    const { account, usage, ...figures } = await this.consoleData(session.accountId);
     if (!account || !usage) {
       // The account is gone: the session is worthless.
       await this.sessions.end(token);
@@ -73,45 +66,26 @@ export class AccountPagesController {
       redirectPage(res, SIGN_IN_PATH);
       return;
     }
-    const record = usage.record;
-    const quotas: ConsoleQuota[] = QUOTA_NAMES.map(([member, name]) => {
-      const figure = (record.quotas as Record<string, { used: number; limit: number }>)[member];
-      return { name, used: figure?.used ?? 0, limit: figure?.limit ?? 0 };
+    const view = consoleView(usage.record, figures, {
+      csrfToken: sessionCsrfToken(token),
+      email: session.email,
+      accountName: account.name,
     });
     pageHeaders(res);
-    await renderPage(
-      res,
-      200,
-      CONSOLE_PAGE,
-      consolePage({
-        csrfToken: sessionCsrfToken(token),
-        email: session.email,
-        accountName: account.name,
-        plan: record.plan,
-        apiAccess: record.api_access,
-        callsUsed: record.api_calls_used,
-        callsLimit: record.unlimited ? null : record.api_calls_limit,
-        resetsAt: parsePlainDate(record.resets_at)!,
-        quotas,
-        credits: record.credits,
-        keys: keys.map((k) => ({
-          id: k.id,
-          label: k.label,
-          prefix: k.prefix,
-          createdAt: k.createdAt,
-          lastUsedAt: k.lastUsedAt,
-          revokedAt: k.revokedAt,
-        })),
-        keyCallsThisMonth: keyCalls,
-        days: history.days,
-        endpoints: history.endpoints,
-        alerts: {
-          webhookUrl: alerts.webhook_url,
-          thresholds: alerts.thresholds,
-          lastFired: alerts.last_fired,
-        },
-      }),
-    );
+    await renderPage(res, 200, CONSOLE_PAGE, consolePage(view));
+  }
+
+  /** Everything the console shows, read at once. */
+  private async consoleData(accountId: number) {
+    const [account, usage, keys, history, keyCalls, alerts] = await Promise.all([
+      this.accounts.find(accountId),
+      this.usage.ofAccount(accountId),
+      this.keys.list(accountId, true),
+      this.history.history(accountId, CONSOLE_CHART_DAYS),
+      this.history.callsPerKeyThisMonth(accountId),
+      this.alerts.view(accountId),
+    ]);
+    return { account, usage, keys, history, keyCalls, alerts };
   }
 
   @Post('sign-out')
@@ -150,4 +124,53 @@ export class AccountPagesController {
     const session = await this.sessions.resolve(token);
     return session ? { session, token } : null;
   }
+}
+
+type ConsoleView = Parameters<typeof consolePage>[0];
+type ConsoleData = Omit<
+  Awaited<ReturnType<AccountPagesController['consoleData']>>,
+  'account' | 'usage'
+>;
+type AccountUsage = NonNullable<Awaited<ReturnType<UsageService['ofAccount']>>>['record'];
+
+/** The console's model from the account's usage record and figures (dates, names kept). */
+function consoleView(
+  record: AccountUsage,
+  { keys, history, keyCalls, alerts }: ConsoleData,
+  person: Pick<ConsoleView, 'csrfToken' | 'email' | 'accountName'>,
+): ConsoleView {
+  return {
+    ...person,
+    plan: record.plan,
+    apiAccess: record.api_access,
+    callsUsed: record.api_calls_used,
+    callsLimit: record.unlimited ? null : record.api_calls_limit,
+    resetsAt: parsePlainDate(record.resets_at)!,
+    quotas: consoleQuotas(record),
+    credits: record.credits,
+    keys: keys.map((k) => ({
+      id: k.id,
+      label: k.label,
+      prefix: k.prefix,
+      createdAt: k.createdAt,
+      lastUsedAt: k.lastUsedAt,
+      revokedAt: k.revokedAt,
+    })),
+    keyCallsThisMonth: keyCalls,
+    days: history.days,
+    endpoints: history.endpoints,
+    alerts: {
+      webhookUrl: alerts.webhook_url,
+      thresholds: alerts.thresholds,
+      lastFired: alerts.last_fired,
+    },
+  };
+}
+
+/** The plan's quotas the console lists, in QUOTA_NAMES order (0 of 0 when the plan has none). */
+function consoleQuotas(record: AccountUsage): ConsoleQuota[] {
+  return QUOTA_NAMES.map(([member, name]) => {
+    const figure = (record.quotas as Record<string, { used: number; limit: number }>)[member];
+    return { name, used: figure?.used ?? 0, limit: figure?.limit ?? 0 };
+  });
 }

@@ -6,7 +6,7 @@ import { UsageChart, usageChart } from './usage-chart';
 /**
  * The account pages (GET /account/sign-in, GET /account): their paths, the sign-in form's
  * `return_to` rule, and the view models of their templates (views/sign-in.hbs,
- * views/console.hbs). The stylesheet and the console's script are files (pages/assets,
+ * views/console.hbs). The stylesheet and the console's scripts are files (pages/assets,
  * account-area/assets) served under /assets; no inline script or style, no outside resources.
  */
 
@@ -166,47 +166,73 @@ interface ConsolePage {
   };
 }
 
+/**
+ * The console's browser scripts (account-area/assets), in the order they run: the shared
+ * helpers first, then one per section of the page.
+ */
+const CONSOLE_SCRIPTS = [
+  'console-common.js',
+  'console-keys.js',
+  'console-connections.js',
+  'console-webhooks.js',
+  'console-alerts.js',
+  'console-password.js',
+];
+
 export function consolePage(v: ConsoleView): ConsolePage {
-  const barMax = Math.max(v.callsLimit ?? 1, 1);
   return {
     title: 'Your account',
-    scripts: ['console.js'],
+    scripts: [...CONSOLE_SCRIPTS],
     csrfToken: v.csrfToken,
     email: v.email,
     accountName: v.accountName,
     plan: planTitle(v.plan),
     apiAccess: v.apiAccess,
-    calls: {
-      used: num(v.callsUsed),
-      limit: v.callsLimit === null ? null : num(v.callsLimit),
-      barMax,
-      barValue: Math.min(v.callsUsed, barMax),
-    },
+    calls: consoleCalls(v),
     resetsOn: plainDate(v.resetsAt),
     quotas: v.quotas.map((q) => ({ name: q.name, used: num(q.used), limit: num(q.limit) })),
     credits: num(v.credits),
-    keys: v.keys.map((k) => ({
-      id: k.id,
-      label: k.label,
-      prefix: k.prefix,
-      created: when(k.createdAt),
-      lastUsed: k.lastUsedAt ? when(k.lastUsedAt) : null,
-      revoked: k.revokedAt ? when(k.revokedAt) : null,
-      callsThisMonth: num(v.keyCallsThisMonth.get(k.id) ?? 0),
-    })),
+    keys: consoleKeys(v),
     chart: usageChart(v.days),
     endpoints: v.endpoints
       .slice(0, TOP_ENDPOINTS)
       .map((e) => ({ endpoint: e.endpoint, calls: num(e.calls) })),
-    alerts: {
-      webhookUrl: v.alerts.webhookUrl ?? '',
-      thresholds: v.alerts.thresholds.join(', '),
-      on: v.alerts.webhookUrl !== null,
-      lastFired: v.alerts.lastFired.map((f) => ({
-        threshold: f.threshold,
-        month: f.month,
-        firedAt: `${f.fired_at} UTC`,
-      })),
-    },
+    alerts: consoleAlerts(v.alerts),
+  };
+}
+
+/** The month's calls and the bar drawing them against the limit (1 when unlimited). */
+function consoleCalls(v: ConsoleView): ConsolePage['calls'] {
+  const barMax = Math.max(v.callsLimit ?? 1, 1);
+  return {
+    used: num(v.callsUsed),
+    limit: v.callsLimit === null ? null : num(v.callsLimit),
+    barMax,
+    barValue: Math.min(v.callsUsed, barMax),
+  };
+}
+
+function consoleKeys(v: ConsoleView): ConsolePage['keys'] {
+  return v.keys.map((k) => ({
+    id: k.id,
+    label: k.label,
+    prefix: k.prefix,
+    created: when(k.createdAt),
+    lastUsed: k.lastUsedAt ? when(k.lastUsedAt) : null,
+    revoked: k.revokedAt ? when(k.revokedAt) : null,
+    callsThisMonth: num(v.keyCallsThisMonth.get(k.id) ?? 0),
+  }));
+}
+
+function consoleAlerts(alerts: ConsoleView['alerts']): ConsolePage['alerts'] {
+  return {
+    webhookUrl: alerts.webhookUrl ?? '',
+    thresholds: alerts.thresholds.join(', '),
+    on: alerts.webhookUrl !== null,
+    lastFired: alerts.lastFired.map((f) => ({
+      threshold: f.threshold,
+      month: f.month,
+      firedAt: `${f.fired_at} UTC`,
+    })),
   };
 }

@@ -52,40 +52,32 @@ export function axisTop(max: number): number {
   return 10 * power;
 }
 
-export function usageChart(days: UsageDay[]): UsageChart {
+/** One tenth of a pixel is precise enough for the SVG. */
+const round = (n: number): number => Math.round(n * 10) / 10;
+
+/** The chart's scale: the axis's top, each day's slot and bar width, calls → pixels. */
+interface Geometry {
+  top: number;
+  slot: number;
+  barWidth: number;
+  scale: (n: number) => number;
+}
+
+function geometry(days: UsageDay[]): Geometry {
   const top = axisTop(Math.max(0, ...days.map((d) => d.calls)));
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const slot = (WIDTH - LEFT - RIGHT) / Math.max(days.length, 1);
-  const barWidth = Math.max(2, slot * 0.7);
-  const scale = (n: number): number => (n / top) * plotHeight;
-  const round = (n: number): number => Math.round(n * 10) / 10;
-  const total = days.reduce((sum, d) => sum + d.calls, 0);
+  return {
+    top,
+    slot,
+    barWidth: Math.max(2, slot * 0.7),
+    scale: (n: number): number => (n / top) * plotHeight,
+  };
+}
 
-  const bars = days.map((d, i) => {
-    let base = HEIGHT - BOTTOM;
-    const segments: UsageChart['bars'][number]['segments'] = [];
-    for (const [kind, value] of [
-      ['research', d.research],
-      ['your-data', d.your_data],
-      ['other', d.other],
-    ] as const) {
-      if (value <= 0) continue;
-      const h = scale(value);
-      base -= h;
-      segments.push({ kind, y: round(base), height: round(h) });
-    }
-    return {
-      x: round(LEFT + i * slot + (slot - barWidth) / 2),
-      width: round(barWidth),
-      title: `${d.date}: ${num(d.calls)} calls (research ${num(d.research)}, your data ${num(d.your_data)}, other ${num(d.other)})`,
-      segments,
-    };
-  });
-  const every = Math.max(1, Math.ceil(days.length / 6));
-  const labels = days
-    .map((d, i) => ({ i, d }))
-    .filter(({ i }) => (days.length - 1 - i) % every === 0)
-    .map(({ i, d }) => ({ x: round(LEFT + i * slot + slot / 2), text: shortDate(d.date) }));
+export function usageChart(days: UsageDay[]): UsageChart {
+  const g = geometry(days);
+  const total = days.reduce((sum, d) => sum + d.calls, 0);
   return {
     width: WIDTH,
     height: HEIGHT,
@@ -97,12 +89,12 @@ export function usageChart(days: UsageDay[]): UsageChart {
       days.length > 0
         ? `API calls per day from ${days[0].date} to ${days[days.length - 1].date}: ${num(total)} in all.`
         : 'No days to show.',
-    ticks: [0, top / 2, top].map((v) => ({
-      y: round(HEIGHT - BOTTOM - scale(v)),
+    ticks: [0, g.top / 2, g.top].map((v) => ({
+      y: round(HEIGHT - BOTTOM - g.scale(v)),
       label: num(v),
     })),
-    bars,
-    labels,
+    bars: days.map((d, i) => bar(d, i, g)),
+    labels: dateLabels(days, g),
     rows: days
       .slice()
       .reverse()
@@ -115,4 +107,35 @@ export function usageChart(days: UsageDay[]): UsageChart {
       })),
     total: num(total),
   };
+}
+
+/** The bar of the `i`th day: its segments stacked from the bottom, and its tooltip. */
+function bar(d: UsageDay, i: number, g: Geometry): UsageChart['bars'][number] {
+  let base = HEIGHT - BOTTOM;
+  const segments: UsageChart['bars'][number]['segments'] = [];
+  for (const [kind, value] of [
+    ['research', d.research],
+    ['your-data', d.your_data],
+    ['other', d.other],
+  ] as const) {
+    if (value <= 0) continue;
+    const h = g.scale(value);
+    base -= h;
+    segments.push({ kind, y: round(base), height: round(h) });
+  }
+  return {
+    x: round(LEFT + i * g.slot + (g.slot - g.barWidth) / 2),
+    width: round(g.barWidth),
+    title: `${d.date}: ${num(d.calls)} calls (research ${num(d.research)}, your data ${num(d.your_data)}, other ${num(d.other)})`,
+    segments,
+  };
+}
+
+/** A date under every n-th bar (at most about six), counted back from the newest day. */
+function dateLabels(days: UsageDay[], g: Geometry): UsageChart['labels'] {
+  const every = Math.max(1, Math.ceil(days.length / 6));
+  return days
+    .map((d, i) => ({ i, d }))
+    .filter(({ i }) => (days.length - 1 - i) % every === 0)
+    .map(({ i, d }) => ({ x: round(LEFT + i * g.slot + g.slot / 2), text: shortDate(d.date) }));
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, RequestHandler, Response } from 'express';
+import { SessionContext } from '@app/accounts';
 import { Public } from '@app/gateway';
 import {
   OAUTH_SETTINGS,
@@ -66,18 +67,7 @@ export class OAuthAuthorizeController {
     const form = await readForm(req);
     if (form === null) return this.errorPage(res, 'The form sent too much data.', 413);
     const signedIn = await this.provider.currentSession(req);
-    if (!signedIn) {
-      const page: MessagePage = {
-        title: 'Signed out',
-        message:
-          'You are no longer signed in, so nothing was shared. Start the connection again from the app.',
-        link: SIGN_IN_PATH,
-        linkText: 'Sign in',
-      };
-      pageHeaders(res);
-      await renderPage(res, 401, MESSAGE_PAGE, page);
-      return;
-    }
+    if (!signedIn) return signedOutPage(res);
     if (!tokensMatch(form.get(CSRF_FIELD), sessionCsrfToken(signedIn.token))) {
       return this.errorPage(
         res,
@@ -95,19 +85,7 @@ export class OAuthAuthorizeController {
     if (form.get('code_challenge_method') !== 'S256' || !PKCE_CHALLENGE.test(challenge)) {
       // The client and its redirect_uri are known: the app is told, as at the authorization
       // request (which already refuses such a challenge before showing this form).
-      redirectPage(
-        res,
-        authorizationRedirect(
-          found.redirectUri,
-          {
-            error: 'invalid_request',
-            error_description:
-              'code_challenge must be an S256 challenge: 43 to 128 characters of A-Z, a-z, 0-9, - and _.',
-            state: form.get('state') ?? undefined,
-          },
-          this.settings.issuer,
-        ),
-      );
+      redirectPage(res, this.refusedChallenge(found.redirectUri, form.get('state') ?? undefined));
       return;
     }
     const request: ConsentRequest = {
@@ -119,23 +97,41 @@ export class OAuthAuthorizeController {
       scope: form.get('scope') ?? '',
       resource: form.get('resource') || undefined,
     };
-    let location: string;
+    const approve = decision === 'approve';
+    redirectPage(res, await this.decisionRedirect(signedIn.session, found, request, approve));
+  }
+
+  /** The app's redirect with invalid_request for a challenge that is not S256. */
+  private refusedChallenge(redirectUri: string, state: string | undefined): string {
+    return authorizationRedirect(
+      redirectUri,
+      {
+        error: 'invalid_request',
+        error_description:
+          'code_challenge must be an S256 challenge: 43 to 128 characters of A-Z, a-z, 0-9, - and _.',
+        state,
+      },
+      this.settings.issuer,
+    );
+  }
+
+  /** The app's redirect after the decision: the code (or access_denied), or the OAuth error. */
+  private async decisionRedirect(
+    session: SessionContext,
+    found: { client: OAuthClient; redirectUri: string },
+    request: ConsentRequest,
+    approve: boolean,
+  ): Promise<string> {
     try {
-      location = await this.provider.decide(
-        signedIn.session,
-        found.client,
-        request,
-        decision === 'approve',
-      );
+      return await this.provider.decide(session, found.client, request, approve);
     } catch (err) {
       if (!(err instanceof OAuthError)) throw err;
-      location = authorizationRedirect(
+      return authorizationRedirect(
         found.redirectUri,
         { error: err.errorCode, error_description: err.message, state: request.state },
         this.settings.issuer,
       );
     }
-    redirectPage(res, location);
   }
 
   private async authorize(
@@ -214,4 +210,17 @@ export class OAuthAuthorizeController {
     pageHeaders(res);
     return renderPage(res, status, AUTHORIZE_ERROR_PAGE, authorizeErrorPage(message));
   }
+}
+
+/** The consent form came back without a session: nothing was shared. */
+async function signedOutPage(res: Response): Promise<void> {
+  const page: MessagePage = {
+    title: 'Signed out',
+    message:
+      'You are no longer signed in, so nothing was shared. Start the connection again from the app.',
+    link: SIGN_IN_PATH,
+    linkText: 'Sign in',
+  };
+  pageHeaders(res);
+  await renderPage(res, 401, MESSAGE_PAGE, page);
 }

@@ -104,8 +104,17 @@ export function runSdkRouter(
   res: Response,
   redirects?: { issuer: string; state?: string },
 ): Promise<void> {
-  const originalUrl = req.url;
-  const query = originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?')) : '';
+  readableJsonErrors(res);
+  if (redirects) {
+    interceptRedirects(res, (status, target, redirect) => {
+      redirect(status, completedRedirect(target, redirects));
+    });
+  }
+  return routeAtRoot(router, req, res);
+}
+
+/** JSON answers of this response get their `error_description` made readable. */
+function readableJsonErrors(res: Response): void {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
     if (body && typeof body === 'object' && 'error_description' in body) {
@@ -114,40 +123,43 @@ export function runSdkRouter(
     }
     return json(body);
   };
-  if (redirects) {
-    interceptRedirects(res, (status, target, redirect) => {
-      let withIss = target;
-      try {
-        const u = new URL(target);
-        if (redirects.state !== undefined && !u.searchParams.has('state')) {
-          u.searchParams.set('state', redirects.state);
-        }
-        if (!u.searchParams.has('iss')) u.searchParams.set('iss', redirects.issuer);
-        const description = u.searchParams.get('error_description');
-        if (description !== null) {
-          u.searchParams.set('error_description', String(readableDescription(description)));
-        }
-        withIss = u.href;
-      } catch {
-        // a relative target: ours, left alone
-      }
-      redirect(status, withIss);
-    });
+}
+
+/**
+ * A redirect to the client with `iss`, the request's `state` when missing and a readable
+ * `error_description`; a relative target (ours) is left alone.
+ */
+function completedRedirect(target: string, redirects: { issuer: string; state?: string }): string {
+  try {
+    const u = new URL(target);
+    if (redirects.state !== undefined && !u.searchParams.has('state')) {
+      u.searchParams.set('state', redirects.state);
+    }
+    if (!u.searchParams.has('iss')) u.searchParams.set('iss', redirects.issuer);
+    const description = u.searchParams.get('error_description');
+    if (description !== null) {
+      u.searchParams.set('error_description', String(readableDescription(description)));
+    }
+    return u.href;
+  } catch {
+    // a relative target: ours, left alone
+    return target;
   }
+}
+
+/**
+ * Runs the router with the path rewritten to '/' (the query kept), restoring it afterwards;
+ * settles when the response is sent or the router passes the request on (404) or fails.
+ */
+function routeAtRoot(router: RequestHandler, req: Request, res: Response): Promise<void> {
+  const originalUrl = req.url;
+  const query = originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?')) : '';
   return new Promise<void>((resolve, reject) => {
     req.url = `/${query}`;
     const next: NextFunction = (err?: unknown) => {
       req.url = originalUrl;
-      const status = (err as { status?: unknown } | undefined)?.status;
       if (err && err !== 'route' && err !== 'router') {
-        // A body the router's parser refused (malformed, too large): RFC 6749, never a 500.
-        if (typeof status === 'number' && status >= 400 && status < 500 && !res.headersSent) {
-          res.status(400).json({
-            error: 'invalid_request',
-            error_description: 'The request body is malformed.',
-          });
-          resolve();
-        } else reject(err);
+        routerFailed(err, res, resolve, reject);
         return;
       }
       if (!res.headersSent) {
@@ -164,6 +176,23 @@ export function runSdkRouter(
       reject(err);
     }
   });
+}
+
+/** A body the router's parser refused (malformed, too large): RFC 6749, never a 500. */
+function routerFailed(
+  err: unknown,
+  res: Response,
+  resolve: () => void,
+  reject: (err: unknown) => void,
+): void {
+  const status = (err as { status?: unknown } | undefined)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && !res.headersSent) {
+    res.status(400).json({
+      error: 'invalid_request',
+      error_description: 'The request body is malformed.',
+    });
+    resolve();
+  } else reject(err);
 }
 
 /** The client-facing OAuth endpoints whose bodies the API's parsers read (JSON or form). */

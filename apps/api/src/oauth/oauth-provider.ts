@@ -88,43 +88,60 @@ export class McpOAuthProvider implements OAuthServerProvider {
     const req = res.req as Request;
     const signedIn = await this.currentSession(req);
     if (!signedIn) {
-      // The sign-in form returns to this request (a POSTed one as its GET equivalent).
-      const original =
-        req.method === 'POST'
-          ? `${req.originalUrl.split('?')[0]}?${new URLSearchParams(req.body as Record<string, string>).toString()}`
-          : req.originalUrl;
-      redirectPage(res, `${SIGN_IN_PATH}?return_to=${encodeURIComponent(original)}`);
+      signInFirst(req, res);
       return;
     }
-    const { session, token } = signedIn;
-    const account = await this.accounts.find(session.accountId);
+    const account = await this.accounts.find(signedIn.session.accountId);
     if (!account) {
       throw new AccessDeniedError(
         'This account’s plan has no API access: connecting apps needs the Pro or Agency plan.',
       );
     }
     if (!this.grants.planAllows(account.plan)) {
-      // Our page says why, then a link hands access_denied back (issue 36): this response is
-      // often in the redirect chain of the sign-in form's post, where a redirect to the app
-      // is blocked by that page's CSP (form-action 'self').
-      await this.handBack(res, 403, {
-        heading: 'This account cannot connect apps',
-        reason: noApiAccessReason(account.name, account.plan),
-        clientName: client.client_name ?? client.client_id,
-        redirectUri: params.redirectUri,
-        returnUrl: authorizationRedirect(
-          params.redirectUri,
-          {
-            error: 'access_denied',
-            error_description:
-              'This account’s plan has no API access: connecting apps needs the Pro or Agency plan.',
-            state: params.state,
-          },
-          this.settings.issuer,
-        ),
-      });
+      await this.refuseNoApiAccess(res, client, params, account);
       return;
     }
+    await this.showConsent(res, client, params, scopes, signedIn, account);
+  }
+
+  /**
+   * Our page says why, then a link hands access_denied back (issue 36): this response is
+   * often in the redirect chain of the sign-in form's post, where a redirect to the app is
+   * blocked by that page's CSP (form-action 'self').
+   */
+  private async refuseNoApiAccess(
+    res: Response,
+    client: OAuthClientInformationFull,
+    params: AuthorizationParams,
+    account: { name: string; plan: string },
+  ): Promise<void> {
+    await this.handBack(res, 403, {
+      heading: 'This account cannot connect apps',
+      reason: noApiAccessReason(account.name, account.plan),
+      clientName: client.client_name ?? client.client_id,
+      redirectUri: params.redirectUri,
+      returnUrl: authorizationRedirect(
+        params.redirectUri,
+        {
+          error: 'access_denied',
+          error_description:
+            'This account’s plan has no API access: connecting apps needs the Pro or Agency plan.',
+          state: params.state,
+        },
+        this.settings.issuer,
+      ),
+    });
+  }
+
+  /** The consent page for this request, its form carrying the request to approve or deny. */
+  private async showConsent(
+    res: Response,
+    client: OAuthClientInformationFull,
+    params: AuthorizationParams,
+    scopes: string[],
+    { session, token }: { session: SessionContext; token: string },
+    account: { name: string; plan: string },
+  ): Promise<void> {
     const request: ConsentRequest = {
       client_id: client.client_id,
       redirect_uri: params.redirectUri,
@@ -260,4 +277,13 @@ export class McpOAuthProvider implements OAuthServerProvider {
     const session = await this.sessions.resolve(token);
     return session ? { session, token } : null;
   }
+}
+
+/** Not signed in: the sign-in form, returning to this request (a POSTed one as its GET equivalent). */
+function signInFirst(req: Request, res: Response): void {
+  const original =
+    req.method === 'POST'
+      ? `${req.originalUrl.split('?')[0]}?${new URLSearchParams(req.body as Record<string, string>).toString()}`
+      : req.originalUrl;
+  redirectPage(res, `${SIGN_IN_PATH}?return_to=${encodeURIComponent(original)}`);
 }

@@ -32,6 +32,25 @@ const ADMIN_DOCS_PATH = 'admin/docs';
 export function installOps(app: NestExpressApplication): void {
   collectProcessMetrics();
   const favicon = faviconUrl(app);
+  const { auth, queues } = opsServices(app);
+  if (auth?.adminEnabled && queues) {
+    installQueueDashboard(app, auth, queues);
+    installAdminDocs(app, auth, favicon);
+  }
+
+  app.use('/docs', amendHtml(withViewportMeta, SWAGGER_UI_PAGES));
+  SwaggerModule.setup('docs', app, publicDocument(app), {
+    ...swaggerUiOptions('API reference', favicon),
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+  });
+}
+
+/** The OpsModule's admin check and queues; nulls in a module without it. */
+function opsServices(app: NestExpressApplication): {
+  auth: OpsAuth | null;
+  queues: OpsQueues | null;
+} {
   let auth: OpsAuth | null = null;
   let queues: OpsQueues | null = null;
   try {
@@ -40,54 +59,57 @@ export function installOps(app: NestExpressApplication): void {
   } catch {
     auth = null;
   }
+  return { auth, queues };
+}
 
-  if (auth?.adminEnabled && queues) {
-    const config = app.get<AppConfig>(APP_CONFIG);
-    const serverAdapter = new ExpressAdapter();
-    serverAdapter.setBasePath(QUEUES_PATH);
-    const board = createBullBoard({
-      queues: [],
-      serverAdapter,
-      options: { uiConfig: QUEUE_DASHBOARD_UI },
-    });
-    let attached = false;
-    const attachQueues = (_req: Request, _res: Response, next: NextFunction): void => {
-      if (!attached) {
-        attached = true; // the queues connect on first use, not at start-up
-        board.setQueues(
-          queues
-            .all()
-            .map((q) => new BullMQAdapter(q, { readOnlyMode: config.queueDashboardReadOnly })),
-        );
-      }
-      next();
-    };
-    app.use(
-      QUEUES_PATH,
-      opsPageHeaders,
-      auth.pagesMiddleware(),
-      attachQueues,
-      amendHtml(withoutOutsideLinks),
-      serverAdapter.getRouter(),
-    );
-    app.use(
-      `/${ADMIN_DOCS_PATH}`,
-      opsPageHeaders,
-      auth.pagesMiddleware(),
-      amendHtml(withViewportMeta, SWAGGER_UI_PAGES),
-    );
-    SwaggerModule.setup(ADMIN_DOCS_PATH, app, adminDocument(app), {
-      ...swaggerUiOptions('Admin API reference', favicon),
-      jsonDocumentUrl: `${ADMIN_DOCS_PATH}/openapi.json`,
-      yamlDocumentUrl: `${ADMIN_DOCS_PATH}/openapi.yaml`,
-    });
-  }
+/** Bull Board at /admin/queues (admin token), its queues attached on the first request. */
+function installQueueDashboard(
+  app: NestExpressApplication,
+  auth: OpsAuth,
+  queues: OpsQueues,
+): void {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(QUEUES_PATH);
+  const board = createBullBoard({
+    queues: [],
+    serverAdapter,
+    options: { uiConfig: QUEUE_DASHBOARD_UI },
+  });
+  let attached = false;
+  const attachQueues = (_req: Request, _res: Response, next: NextFunction): void => {
+    if (!attached) {
+      attached = true; // the queues connect on first use, not at start-up
+      board.setQueues(
+        queues
+          .all()
+          .map((q) => new BullMQAdapter(q, { readOnlyMode: config.queueDashboardReadOnly })),
+      );
+    }
+    next();
+  };
+  app.use(
+    QUEUES_PATH,
+    opsPageHeaders,
+    auth.pagesMiddleware(),
+    attachQueues,
+    amendHtml(withoutOutsideLinks),
+    serverAdapter.getRouter(),
+  );
+}
 
-  app.use('/docs', amendHtml(withViewportMeta, SWAGGER_UI_PAGES));
-  SwaggerModule.setup('docs', app, publicDocument(app), {
-    ...swaggerUiOptions('API reference', favicon),
-    jsonDocumentUrl: 'docs/openapi.json',
-    yamlDocumentUrl: 'docs/openapi.yaml',
+/** The admin OpenAPI document and its reference page at /admin/docs (admin token). */
+function installAdminDocs(app: NestExpressApplication, auth: OpsAuth, favicon: string): void {
+  app.use(
+    `/${ADMIN_DOCS_PATH}`,
+    opsPageHeaders,
+    auth.pagesMiddleware(),
+    amendHtml(withViewportMeta, SWAGGER_UI_PAGES),
+  );
+  SwaggerModule.setup(ADMIN_DOCS_PATH, app, adminDocument(app), {
+    ...swaggerUiOptions('Admin API reference', favicon),
+    jsonDocumentUrl: `${ADMIN_DOCS_PATH}/openapi.json`,
+    yamlDocumentUrl: `${ADMIN_DOCS_PATH}/openapi.yaml`,
   });
 }
 

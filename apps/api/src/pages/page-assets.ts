@@ -17,7 +17,12 @@ export const API_SRC_DIR = join(__dirname, '..');
 const FILES: Readonly<Record<string, string>> = {
   'site.css': 'pages/assets/site.css',
   'report.css': 'site-audit/assets/report.css',
-  'console.js': 'account-area/assets/console.js',
+  'console-common.js': 'account-area/assets/console-common.js',
+  'console-keys.js': 'account-area/assets/console-keys.js',
+  'console-connections.js': 'account-area/assets/console-connections.js',
+  'console-webhooks.js': 'account-area/assets/console-webhooks.js',
+  'console-alerts.js': 'account-area/assets/console-alerts.js',
+  'console-password.js': 'account-area/assets/console-password.js',
   'favicon.svg': 'pages/assets/favicon.svg',
 };
 
