@@ -128,8 +128,13 @@ function isMeasuredFunction(node) {
   );
 }
 
+/** From the function's own first line (after its decorators, which declare, not run) to its last. */
 function lineSpan(source, node) {
-  const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+  const decorators = ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : [];
+  const first = decorators.length
+    ? ts.skipTrivia(source.text, decorators[decorators.length - 1].getEnd())
+    : node.getStart(source);
+  const start = source.getLineAndCharacterOfPosition(first).line;
   const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
   return { line: start + 1, lines: end - start + 1 };
 }

@@ -216,7 +216,8 @@ function judgeCall(called) {
   }
 }
 
-async function main() {
+/** Migrates its own database and starts the API on a free port; resolves when it is live. */
+async function startApi() {
   compileIfStale();
   const port = await freePort();
   const base = `http://localhost:${port}`;
@@ -236,104 +237,107 @@ async function main() {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  let proxy;
+  return { base, api };
+}
+
+/** An Agency account without monthly or per-minute limits in the way, and its key. */
+async function newKey(base) {
+  const account = await admin(base, 'POST', '/accounts', {
+    name: 'mcp conformance',
+    plan: 'agency',
+  });
+  await admin(base, 'PATCH', `/accounts/${account.id}`, {
+    overrides: { api_calls_per_month: 'unlimited', requests_per_minute: 1000 },
+  });
+  return (
+    await admin(base, 'POST', `/accounts/${account.id}/api-keys`, { label: 'mcp conformance' })
+  ).key;
+}
+
+/** The MCP Inspector CLI against BASE/mcp, with the key header when one is given. */
+function inspectorAt(base, key) {
+  const auth = key ? ['--header', `Authorization: Bearer ${key}`] : [];
+  return (...args) =>
+    run('npx', ['-y', INSPECTOR, '--cli', `${base}/mcp`, '--transport', 'http', ...auth, ...args]);
+}
+
+/** tools/list: every listed tool backs a declared endpoint or is a named workflow tool. */
+function checkToolList(inspector, examples) {
+  const listed = inspector('--method', 'tools/list');
+  let names = [];
   try {
-    await waitFor(`${base}/health/live`, 30_000);
-    const account = await admin(base, 'POST', '/accounts', {
-      name: 'mcp conformance',
-      plan: 'agency',
-    });
-    await admin(base, 'PATCH', `/accounts/${account.id}`, {
-      overrides: { api_calls_per_month: 'unlimited', requests_per_minute: 1000 },
-    });
-    const key = (
-      await admin(base, 'POST', `/accounts/${account.id}/api-keys`, { label: 'mcp conformance' })
-    ).key;
-    console.log(`API instance on ${base} (database ${dbName}); hosted MCP endpoint ${base}/mcp\n`);
+    names = JSON.parse(listed.out).tools.map((t) => t.name);
+  } catch {
+    /* reported below */
+  }
+  const uncovered = names.filter((n) => !examples.has(n) && !(n in WORKFLOW_TOOLS));
+  const unlisted = [...examples.keys()].filter((n) => !names.includes(n));
+  record(
+    "inspector tools/list: every tool is an endpoint's (its @Endpoint mcp) or a workflow tool",
+    names.length > 0 && uncovered.length === 0 && unlisted.length === 0,
+    names.length
+      ? `${names.length} tools: ${names.join(', ')}` +
+          (uncovered.length ? `; not covered: ${uncovered.join(', ')}` : '') +
+          (unlisted.length ? `; declared but not listed: ${unlisted.join(', ')}` : '')
+      : listed.err.slice(0, 400),
+  );
+  return names;
+}
 
-    // --- MCP Inspector CLI ---------------------------------------------------------------
-    console.log(`== MCP Inspector CLI (${INSPECTOR})`);
-    const inspector = (...args) =>
-      run('npx', [
-        '-y',
-        INSPECTOR,
-        '--cli',
-        `${base}/mcp`,
-        '--transport',
-        'http',
-        '--header',
-        `Authorization: Bearer ${key}`,
-        ...args,
-      ]);
-    const listed = inspector('--method', 'tools/list');
-    let names = [];
-    try {
-      names = JSON.parse(listed.out).tools.map((t) => t.name);
-    } catch {
-      /* reported below */
-    }
-    const examples = toolExamples();
-    const uncovered = names.filter((n) => !examples.has(n) && !(n in WORKFLOW_TOOLS));
-    const unlisted = [...examples.keys()].filter((n) => !names.includes(n));
-    record(
-      "inspector tools/list: every tool is an endpoint's (its @Endpoint mcp) or a workflow tool",
-      names.length > 0 && uncovered.length === 0 && unlisted.length === 0,
-      names.length
-        ? `${names.length} tools: ${names.join(', ')}` +
-            (uncovered.length ? `; not covered: ${uncovered.join(', ')}` : '') +
-            (unlisted.length ? `; declared but not listed: ${unlisted.join(', ')}` : '')
-        : listed.err.slice(0, 400),
-    );
-    for (const tool of names.filter((n) => examples.has(n))) {
-      const unresolved = await unresolvedHost(examples.get(tool));
-      if (unresolved) {
-        skip(
-          `inspector tools/call ${tool}`,
-          `${unresolved} does not resolve here (no outside network); the API refuses to audit it`,
-        );
-        continue;
-      }
-      const args = Object.entries(examples.get(tool)).map(([k, v]) => `${k}=${v}`);
-      const called = inspector(
-        '--method',
-        'tools/call',
-        '--tool-name',
-        tool,
-        ...(args.length ? ['--tool-arg', ...args] : []),
+/** tools/call of each endpoint's tool with its declaration's example arguments. */
+async function callTools(inspector, names, examples) {
+  for (const tool of names.filter((n) => examples.has(n))) {
+    const unresolved = await unresolvedHost(examples.get(tool));
+    if (unresolved) {
+      skip(
+        `inspector tools/call ${tool}`,
+        `${unresolved} does not resolve here (no outside network); the API refuses to audit it`,
       );
-      const { ok, detail } = judgeCall(called);
-      record(`inspector tools/call ${tool}`, ok, detail);
+      continue;
     }
-    const noKey = run('npx', [
-      '-y',
-      INSPECTOR,
-      '--cli',
-      `${base}/mcp`,
-      '--transport',
-      'http',
+    const args = Object.entries(examples.get(tool)).map(([k, v]) => `${k}=${v}`);
+    const called = inspector(
       '--method',
-      'tools/list',
-    ]);
-    record(
-      'inspector without a key is refused',
-      noKey.code !== 0,
-      (noKey.err || noKey.out).split('\n').find((l) => /401|auth/i.test(l)) || '',
+      'tools/call',
+      '--tool-name',
+      tool,
+      ...(args.length ? ['--tool-arg', ...args] : []),
     );
+    const { ok, detail } = judgeCall(called);
+    record(`inspector tools/call ${tool}`, ok, detail);
+  }
+}
 
-    // --- conformance suite, server scenarios ----------------------------------------------
-    console.log(
-      `\n== Conformance suite (${CONFORMANCE}), server scenarios, through the key-adding proxy`,
-    );
-    const proxyPort = await freePort();
-    proxy = authProxy(base, key);
-    await new Promise((r) => proxy.listen(proxyPort, '127.0.0.1', r));
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
+async function inspectorChecks(base, key) {
+  console.log(`== MCP Inspector CLI (${INSPECTOR})`);
+  const inspector = inspectorAt(base, key);
+  const examples = toolExamples();
+  await callTools(inspector, checkToolList(inspector, examples), examples);
+  const noKey = inspectorAt(base, null)('--method', 'tools/list');
+  record(
+    'inspector without a key is refused',
+    noKey.code !== 0,
+    (noKey.err || noKey.out).split('\n').find((l) => /401|auth/i.test(l)) || '',
+  );
+}
+
+/** The conformance suite's server scenarios, through a proxy that adds the key. */
+async function conformanceSuite(base, key) {
+  console.log(
+    `\n== Conformance suite (${CONFORMANCE}), server scenarios, through the key-adding proxy`,
+  );
+  const proxyPort = await freePort();
+  const proxy = authProxy(base, key);
+  await new Promise((r) => proxy.listen(proxyPort, '127.0.0.1', r));
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
+  try {
+    const url = `http://localhost:${proxyPort}/mcp`;
     const conf = await runAsync('npx', [
       '-y',
       CONFORMANCE,
       'server',
       '--url',
-      `http://localhost:${proxyPort}/mcp`,
+      url,
       '--suite',
       'all',
       '--expected-failures',
@@ -356,7 +360,19 @@ async function main() {
     );
     if (!keep) fs.rmSync(outDir, { recursive: true, force: true });
   } finally {
-    proxy?.close();
+    proxy.close();
+  }
+}
+
+async function main() {
+  const { base, api } = await startApi();
+  try {
+    await waitFor(`${base}/health/live`, 30_000);
+    const key = await newKey(base);
+    console.log(`API instance on ${base} (database ${dbName}); hosted MCP endpoint ${base}/mcp\n`);
+    await inspectorChecks(base, key);
+    await conformanceSuite(base, key);
+  } finally {
     api.kill('SIGTERM');
     await new Promise((r) => (api.exitCode !== null ? r() : api.once('exit', r)));
     await cleanup();

@@ -106,39 +106,11 @@ export class UsageAlertFiringRepository {
    * per account with alerts on; nothing on the request path.
    */
   async due(at: Date | null, max: number): Promise<DueAlerts[]> {
-    const rows = await this.sql.rows<{
-      account_id: number;
-      month: string;
-      used: number;
-      plan: PlanName;
-      overrides: LimitOverrides | null;
-      reached: number[];
-    }>(
-      `WITH month AS (SELECT ${statementMonth('$1')} AS m),
-       candidates AS (
-         SELECT s.account_id, month.m, mt.used, a.plan, a.overrides, s.thresholds,
-                CASE jsonb_typeof(a.overrides -> 'api_calls_per_month')
-                  WHEN 'number' THEN (a.overrides ->> 'api_calls_per_month')::bigint
-                  WHEN 'string' THEN NULL
-                  ELSE ($2::jsonb ->> a.plan)::bigint END AS allowance
-         FROM usage_alerts s
-         CROSS JOIN month
-         JOIN api_call_meter mt ON mt.account_id = s.account_id AND mt.period_start = month.m
-         JOIN accounts a ON a.id = s.account_id
-         WHERE s.webhook_url IS NOT NULL)
-       SELECT c.account_id, c.m::text AS month, c.used, c.plan, c.overrides,
-              array_agg(t.threshold::int ORDER BY t.threshold) AS reached
-       FROM candidates c
-       CROSS JOIN unnest(c.thresholds) AS t (threshold)
-       WHERE c.allowance > 0 AND c.used::bigint * 100 >= t.threshold::bigint * c.allowance
-         AND NOT EXISTS (SELECT 1 FROM usage_alert_fired f
-                         WHERE f.account_id = c.account_id AND f.month = c.m
-                           AND f.threshold = t.threshold)
-       GROUP BY c.account_id, c.m, c.used, c.plan, c.overrides
-       ORDER BY c.account_id
-       LIMIT $3`,
-      [at, JSON.stringify(planAllowances()), max],
-    );
+    const rows = await this.sql.rows<DueRow>(DUE_ALERTS_SQL, [
+      at,
+      JSON.stringify(planAllowances()),
+      max,
+    ]);
     return rows.map((r) => ({
       accountId: r.account_id,
       month: r.month,
@@ -149,3 +121,38 @@ export class UsageAlertFiringRepository {
     }));
   }
 }
+
+/** A meter row of the month that reached an alert threshold not yet fired (see `due`). */
+interface DueRow {
+  account_id: number;
+  month: string;
+  used: number;
+  plan: PlanName;
+  overrides: LimitOverrides | null;
+  reached: number[];
+}
+
+/** `due`'s statement: $1 the time (null: PostgreSQL's now()), $2 the plans' allowances, $3 max. */
+const DUE_ALERTS_SQL = `WITH month AS (SELECT ${statementMonth('$1')} AS m),
+   candidates AS (
+     SELECT s.account_id, month.m, mt.used, a.plan, a.overrides, s.thresholds,
+            CASE jsonb_typeof(a.overrides -> 'api_calls_per_month')
+              WHEN 'number' THEN (a.overrides ->> 'api_calls_per_month')::bigint
+              WHEN 'string' THEN NULL
+              ELSE ($2::jsonb ->> a.plan)::bigint END AS allowance
+     FROM usage_alerts s
+     CROSS JOIN month
+     JOIN api_call_meter mt ON mt.account_id = s.account_id AND mt.period_start = month.m
+     JOIN accounts a ON a.id = s.account_id
+     WHERE s.webhook_url IS NOT NULL)
+   SELECT c.account_id, c.m::text AS month, c.used, c.plan, c.overrides,
+          array_agg(t.threshold::int ORDER BY t.threshold) AS reached
+   FROM candidates c
+   CROSS JOIN unnest(c.thresholds) AS t (threshold)
+   WHERE c.allowance > 0 AND c.used::bigint * 100 >= t.threshold::bigint * c.allowance
+     AND NOT EXISTS (SELECT 1 FROM usage_alert_fired f
+                     WHERE f.account_id = c.account_id AND f.month = c.m
+                       AND f.threshold = t.threshold)
+   GROUP BY c.account_id, c.m, c.used, c.plan, c.overrides
+   ORDER BY c.account_id
+   LIMIT $3`;
