@@ -312,16 +312,21 @@ export class RankRepository {
     );
   }
 
-  /** Creates the project, or renames the account's project of the same domain. null: no such account. */
+  /**
+   * Creates the project, or renames the account's project of the same domain. `tracking`:
+   * false on a new project unless the body says true; kept on an update unless given.
+   * null: no such account.
+   */
   async upsertProject(accountId: number, p: CreateRankProjectDto, now: Date) {
     return upserted(
       await this.sql.one<RankProjectRow & { created: boolean }>(
-        `INSERT INTO rank_projects (account_id, domain, name, created_at, updated_at)
-           SELECT a.id, $2, $3, $4, $4 FROM accounts a WHERE a.id = $1
+        `INSERT INTO rank_projects (account_id, domain, name, tracking, created_at, updated_at)
+           SELECT a.id, $2, $3, COALESCE($5::boolean, false), $4, $4 FROM accounts a WHERE a.id = $1
            ON CONFLICT ON CONSTRAINT rank_projects_natural_key
-             DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED.updated_at
+             DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED.updated_at,
+               tracking = COALESCE($5::boolean, rank_projects.tracking)
            RETURNING id, account_id AS "accountId", domain, name, (xmax = 0) AS created`,
-        [accountId, p.domain, p.name, now],
+        [accountId, p.domain, p.name, now, p.tracking ?? null],
       ),
     );
   }

@@ -22,6 +22,12 @@ export class RankProjectEntity {
   @Column({ type: 'text' }) name: string;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+  /**
+   * The worker checks the project's active and pending keywords once per UTC day
+   * (docs/rank-collection.md; migration 1765300000000). Admin-ingested projects: false unless
+   * their body says true.
+   */
+  @Column({ type: 'boolean', default: false }) tracking: boolean;
   /** Its members of a GET /rank/keywords entry as JSON text (rank_projects_render_json trigger, migration 1764700000000). */
   @Column({ name: 'json_members', type: 'text', select: false, insert: false, update: false })
   jsonMembers: string;
