@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RankChecksRepository } from '@app/database';
 import { AdminModule } from '../admin/admin.module';
 import { RankController } from './rank.controller';
 import { RankIngestionController } from './rank-ingestion.controller';
@@ -12,7 +13,7 @@ import { RankKeywordPages } from './rank-keyword-pages';
 @Module({
   imports: [AdminModule],
   controllers: [RankController, RankIngestionController],
-  providers: [RankRepository, RankKeywordPages],
+  providers: [RankRepository, RankChecksRepository, RankKeywordPages],
   exports: [RankRepository],
 })
 export class RankModule {}

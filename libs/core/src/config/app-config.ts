@@ -1,6 +1,11 @@
 import * as ipaddr from 'ipaddr.js';
 import { parseEncryptionKey } from '../crypto/secret-box';
 import { z } from 'zod';
+import {
+  RANK_COLLECTION_ENV,
+  RankCollectionConfig,
+  rankCollectionConfig,
+} from './rank-collection.config';
 
 /**
  * The service's typed, validated environment (docs/configuration in README).
@@ -214,6 +219,7 @@ const schema = z
     GSC_MAINTENANCE_INTERVAL_MS: int(1000, 86_400_000, 21_600_000),
     GSC_RETENTION_MONTHS: int(1, 120, 16),
     GSC_PARTITIONS_AHEAD: int(0, 24, 2),
+    ...RANK_COLLECTION_ENV,
     // ---- operations (docs/operations.md) ----
     METRICS_TOKEN: z
       .string()
@@ -419,6 +425,8 @@ export interface AppConfig {
     /** GSC_PARTITIONS_AHEAD: months after the current one whose partitions are created ahead. */
     partitionsAhead: number;
   };
+  /** Rank collection by the worker (rank-collection.config.ts). */
+  rankCollection: RankCollectionConfig;
   /** METRICS_TOKEN: a second bearer token accepted by GET /metrics (besides ADMIN_TOKEN). */
   metricsToken: string | undefined;
   /** WORKER_METRICS_PORT: the worker's /metrics HTTP port; 0 (default) = no metrics server. */
@@ -541,6 +549,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retentionMonths: e.GSC_RETENTION_MONTHS,
       partitionsAhead: e.GSC_PARTITIONS_AHEAD,
     },
+    rankCollection: rankCollectionConfig(e),
     metricsToken: e.METRICS_TOKEN,
     workerMetricsPort: e.WORKER_METRICS_PORT,
     queueDashboardReadOnly: e.QUEUE_DASHBOARD_READ_ONLY,
