@@ -180,6 +180,29 @@ describe('rank collection through the SERP standard queue', () => {
     ]);
   });
 
+  it('GET /admin/v1/accounts/{id}/provider-spend answers the month by endpoint; 404 unknown account; 422 bad month', async () => {
+    const { acc, projectId } = await trackingProject('spend-route.com');
+    for (let i = 0; i < 3; i++) await yd.keyword(projectId, `spend route ${i}`);
+    await worker().postDue();
+    const month = plainDate(t.clock.now()).slice(0, 7);
+    const res = await admin.get(`/accounts/${acc.id}/provider-spend?month=${month}`);
+    expectOk(res);
+    const usd = Number((3 * taskCost(100)).toFixed(6));
+    expect(res.body.data).toEqual({
+      month,
+      total_usd: usd,
+      by_endpoint: [{ endpoint: 'serp/google/organic/task_post', tasks: 3, usd }],
+    });
+    const other = await admin.get(`/accounts/${acc.id}/provider-spend?month=2001-01`);
+    expect(other.body.data).toEqual({ month: '2001-01', total_usd: 0, by_endpoint: [] });
+    expect((await admin.get(`/accounts/999999999/provider-spend?month=${month}`)).status).toBe(404);
+    for (const bad of ['2026-13', '2026-1', 'soon', '']) {
+      const r = await admin.get(`/accounts/${acc.id}/provider-spend?month=${bad}`);
+      expect(r.status).toBe(422);
+      expect(r.body.error.code).toBe('VALIDATION_ERROR');
+    }
+  });
+
   it('a worker killed between post and record: the task is adopted from tasks_ready, collected once, never posted again', async () => {
     const { acc, projectId } = await trackingProject('crash-shop.com');
     fake.serps.set('crash keyword', { rank: 5, host: 'www.crash-shop.com' });
