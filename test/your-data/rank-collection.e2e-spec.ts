@@ -1,6 +1,13 @@
 import { plainDate } from '@app/core';
 import { RankChecksRepository, Sql } from '@app/database';
-import { SerpPosted, SerpProvider, SerpTaskRequest, createSerpProvider } from '@app/providers';
+import {
+  SandboxSerpProvider,
+  SerpPosted,
+  SerpProvider,
+  SerpTaskRequest,
+  createSerpProvider,
+  sandboxPosition,
+} from '@app/providers';
 import { RankCollectionService } from '../../apps/worker/src/rank-collection/rank-collection.service';
 import { SerpTasksRepository } from '../../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
@@ -125,6 +132,25 @@ describe('rank collection through the SERP standard queue', () => {
     // The same UTC day: nothing is posted again.
     expect(await w.postDue()).toMatchObject({ claimed: 0 });
     expect(fake.postedCount('trail boots')).toBe(1);
+  });
+
+  it('the offline sandbox (no credentials) checks keywords end to end at its deterministic positions', async () => {
+    const { acc, projectId } = await trackingProject('sandbox-shop.com');
+    const day = plainDate(t.clock.now());
+    const words = Array.from({ length: 8 }, (_, i) => `sandbox keyword ${i}`);
+    const ids: number[] = [];
+    for (const w of words) ids.push(await yd.keyword(projectId, w));
+    const w = worker(new SandboxSerpProvider(() => t.clock.now()));
+    await w.postDue();
+    await w.collect();
+    for (const [i, word] of words.entries()) {
+      const entry = await keywordEntry(acc, ids[i]);
+      expect(entry).toMatchObject({
+        current_position: sandboxPosition(word, '2840|en|desktop', day, 100),
+        last_checked: day,
+      });
+    }
+    expect(fake.postedCount('sandbox keyword 0')).toBe(0);
   });
 
   it('admin-made projects do not track unless their body says so', async () => {
