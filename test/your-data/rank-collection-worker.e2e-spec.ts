@@ -30,7 +30,7 @@ describe('rank collection in the worker (job schedulers)', () => {
     await fake.close();
   });
 
-  it('checks a new keyword within seconds of the worker starting, on two schedulers at the configured intervals', async () => {
+  it('checks a new keyword within seconds of the worker starting, on the schedulers at the configured intervals', async () => {
     const admin = new AdminClient(t.url);
     const acc = await admin.account('pro', GENEROUS);
     const project = await admin.post(`/accounts/${acc.id}/rank-projects`, {
@@ -50,6 +50,7 @@ describe('rank collection in the worker (job schedulers)', () => {
     expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual([
       ['collect', 1000],
       ['post-due', 600_000],
+      ['refresh-metrics', 600_000],
     ]);
 
     const deadline = Date.now() + 20_000;

@@ -1,13 +1,17 @@
-import { plainDate } from '@app/core';
+import { loadConfig, plainDate } from '@app/core';
 import { RankChecksRepository, Sql } from '@app/database';
 import {
   SandboxSerpProvider,
   SerpPosted,
   SerpProvider,
   SerpTaskRequest,
+  createSeoDataProvider,
   createSerpProvider,
   sandboxPosition,
 } from '@app/providers';
+import { KeywordMetricsRepository } from '../../apps/worker/src/rank-collection/keyword-metrics.repository';
+import { KeywordMetricsService } from '../../apps/worker/src/rank-collection/keyword-metrics.service';
+import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
 import { RankCollectionService } from '../../apps/worker/src/rank-collection/rank-collection.service';
 import { SerpTasksRepository } from '../../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
@@ -318,5 +322,54 @@ describe('rank collection through the SERP standard queue', () => {
     await w.postDue();
     expect(fake.postedCount('stuck keyword')).toBe(2);
     expect((await taskRow(kw))?.state).toBe('posted');
+  });
+
+  it('keyword metrics: fetched once per market batch for new keywords, again after 30 days, cost in the ledger', async () => {
+    const dfs = new FakeDataForSeo();
+    await dfs.start();
+    try {
+      const provider = createSeoDataProvider(loadConfig({ ...process.env, ...dfs.env() }));
+      const svc = new KeywordMetricsService(new KeywordMetricsRepository(sql), provider, t.clock);
+      const { acc, projectId } = await trackingProject('metrics-shop.com');
+      const tent = await yd.keyword(projectId, 'metrics tent');
+      const stove = await yd.keyword(projectId, 'metrics stove', { country: 'GB' });
+      const overview = '/v3/dataforseo_labs/google/keyword_overview/live';
+      const calls = () =>
+        dfs.requests
+          .filter((r) => r.path === overview)
+          .map((r) => (r.body as Array<Record<string, unknown>>)[0]);
+
+      await svc.refresh();
+      const first = calls();
+      const mine = first.filter((c) =>
+        (c.keywords as string[]).some((k) => k.startsWith('metrics ')),
+      );
+      expect(mine.map((c) => [c.location_code, c.language_code])).toEqual([
+        [2826, 'en'],
+        [2840, 'en'],
+      ]);
+      expect(await keywordEntry(acc, tent)).toMatchObject({
+        difficulty: 57,
+        search_volume: 5400,
+        cpc: 1.5,
+      });
+      expect(await keywordEntry(acc, stove)).toMatchObject({ difficulty: 57, search_volume: 5400 });
+      // Each call's cost (0.02 at the fake) is split over the keywords it asked for.
+      const expected = mine.reduce((s, c) => s + (0.02 / (c.keywords as string[]).length) * 1, 0);
+      const [spend] = await sql.rows<{ tasks: number; usd: string }>(
+        `SELECT tasks, usd::text FROM provider_spend WHERE account_id = $1 AND endpoint = $2`,
+        [acc.id, 'dataforseo_labs/google/keyword_overview'],
+      );
+      expect(spend.tasks).toBe(2);
+      expect(Number(spend.usd)).toBeCloseTo(expected, 6);
+
+      await svc.refresh();
+      expect(calls().length).toBe(first.length); // nothing due the next run
+      t.clock.advance(31 * 86_400_000);
+      await svc.refresh();
+      expect(calls().length).toBeGreaterThan(first.length);
+    } finally {
+      await dfs.close();
+    }
   });
 });

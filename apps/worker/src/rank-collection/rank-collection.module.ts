@@ -6,6 +6,8 @@ import { RANK_COLLECTION_JOB_OPTIONS, RANK_COLLECTION_QUEUE } from './rank-colle
 import { RankCollectionProcessor } from './rank-collection.processor';
 import { RankCollectionService } from './rank-collection.service';
 import { SerpTasksRepository } from './serp-tasks.repository';
+import { KeywordMetricsRepository } from './keyword-metrics.repository';
+import { KeywordMetricsService } from './keyword-metrics.service';
 
 /**
  * Rank collection in the worker (docs/rank-collection.md): the queue and its schedulers, the
@@ -24,8 +26,10 @@ import { SerpTasksRepository } from './serp-tasks.repository';
     RankChecksRepository,
     SerpTasksRepository,
     RankCollectionService,
+    KeywordMetricsRepository,
+    KeywordMetricsService,
     RankCollectionProcessor,
   ],
-  exports: [RankCollectionService],
+  exports: [RankCollectionService, KeywordMetricsService],
 })
 export class RankCollectionModule {}

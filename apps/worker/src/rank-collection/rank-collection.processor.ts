@@ -6,13 +6,15 @@ import {
   RANK_COLLECT_JOB,
   RANK_COLLECTION_JOB_OPTIONS,
   RANK_COLLECTION_QUEUE,
+  RANK_METRICS_JOB,
   RANK_POST_JOB,
   RankCollectionJobName,
 } from './rank-collection.queue';
 import { CollectRunResult, PostRunResult, RankCollectionService } from './rank-collection.service';
+import { KeywordMetricsService, MetricsRunResult } from './keyword-metrics.service';
 
 /**
- * Runs rank collection on BullMQ's job schedulers: `post-due` every
+ * Runs rank collection on BullMQ's job schedulers: `post-due` and `refresh-metrics` every
  * RANK_CHECK_INTERVAL_SECONDS and `collect` every RANK_RESULTS_POLL_SECONDS. Every worker
  * upserts the same two schedulers at start (idempotent), so the intervals follow the
  * configuration and one job per interval runs, on whichever worker takes it. A scheduler's
@@ -26,6 +28,7 @@ export class RankCollectionProcessor extends WorkerHost implements OnApplication
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectQueue(RANK_COLLECTION_QUEUE) private readonly queue: Queue,
     private readonly collection: RankCollectionService,
+    private readonly keywordMetrics: KeywordMetricsService,
   ) {
     super();
   }
@@ -43,6 +46,11 @@ export class RankCollectionProcessor extends WorkerHost implements OnApplication
       { every: resultsPollSeconds * 1000 },
       { name: RANK_COLLECT_JOB, data: {}, opts },
     );
+    await this.queue.upsertJobScheduler(
+      RANK_METRICS_JOB,
+      { every: checkIntervalSeconds * 1000 },
+      { name: RANK_METRICS_JOB, data: {}, opts },
+    );
     this.logger.log(
       `Rank collection scheduled: post every ${checkIntervalSeconds} s, collect every ${resultsPollSeconds} s`,
     );
@@ -50,12 +58,14 @@ export class RankCollectionProcessor extends WorkerHost implements OnApplication
 
   process(
     job: Job<unknown, unknown, RankCollectionJobName>,
-  ): Promise<PostRunResult | CollectRunResult> {
+  ): Promise<PostRunResult | CollectRunResult | MetricsRunResult> {
     switch (job.name) {
       case RANK_POST_JOB:
         return this.collection.postDue();
       case RANK_COLLECT_JOB:
         return this.collection.collect();
+      case RANK_METRICS_JOB:
+        return this.keywordMetrics.refresh();
     }
   }
 }

@@ -63,6 +63,9 @@ export class TrackedKeywordEntity {
   @Column({ type: 'numeric', precision: 12, scale: 2, nullable: true }) cpc: string | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+  /** When the worker last fetched difficulty, volume and cpc (every 30 days; migration 1765300000000). */
+  @Column({ name: 'metrics_refreshed_at', type: 'timestamptz', nullable: true })
+  metricsRefreshedAt: Date | null;
   // The keyword's newest check by date (whatever its date) and the position of the check
   // before it, kept by the checks ingestion (RankRepository.storeChecks; migration
   // 1764500000000). All null until the first check. GET /rank/keywords reads these and looks

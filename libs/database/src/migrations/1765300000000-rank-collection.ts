@@ -3,6 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Rank collection by the worker (docs/rank-collection.md): `rank_projects.tracking` (false
  * for every existing project: imported history is never checked behind an operator's back),
+ * when a tracked keyword's difficulty, volume and cpc were last fetched (every 30 days),
  * one SERP task per keyword and UTC day (`rank_serp_tasks`, its primary key is the claim),
  * and the provider-spend ledger per account, day and endpoint.
  */
@@ -11,6 +12,7 @@ export class RankCollection1765300000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE rank_projects ADD COLUMN tracking boolean NOT NULL DEFAULT false`);
+    await q.query(`ALTER TABLE tracked_keywords ADD COLUMN metrics_refreshed_at timestamptz`);
     await q.query(`
       CREATE TABLE rank_serp_tasks (
         keyword_id  integer       NOT NULL,
@@ -51,6 +53,7 @@ export class RankCollection1765300000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE provider_spend`);
     await q.query(`DROP TABLE rank_serp_tasks`);
+    await q.query(`ALTER TABLE tracked_keywords DROP COLUMN metrics_refreshed_at`);
     await q.query(`ALTER TABLE rank_projects DROP COLUMN tracking`);
   }
 }
