@@ -3,7 +3,7 @@ import type { TestingModule } from '@nestjs/testing';
 import type { Queue } from 'bullmq';
 import { metricsRegistry } from '@app/core';
 import { RANK_COLLECTION_QUEUE } from '../../apps/worker/src/rank-collection/rank-collection.queue';
-import { FakeSerpQueue } from '../fixtures/fake-serp-queue';
+import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
 import { AdminClient } from '../helpers/fixtures';
 import { TestApp, createTestApp } from '../helpers/test-app';
 import { startWorker } from '../site-audit/site-audit-helpers';
@@ -71,10 +71,11 @@ describe('rank collection in the worker (job schedulers)', () => {
       /provider_tasks_total\{endpoint="serp\/google\/organic\/task_post",result="posted"\} [1-9]/,
     );
     expect(tasks).toMatch(/result="collected"\} [1-9]/);
+    // Every task this process posted (other tracking projects of the database included) at its price.
+    const posted = Number(/result="posted"\} (\d+)/.exec(tasks)![1]);
     const spend = await metricsRegistry.getSingleMetricAsString('provider_spend_usd_total');
-    expect(spend).toMatch(
-      /provider_spend_usd_total\{endpoint="serp\/google\/organic\/task_post"\} 0\.0046/,
-    );
+    const usd = Number(/endpoint="serp\/google\/organic\/task_post"\} ([\d.e-]+)/.exec(spend)![1]);
+    expect(usd).toBeCloseTo(posted * taskCost(100), 9);
     await admin.post(`/accounts/${acc.id}/rank-projects`, {
       domain: 'scheduled-shop.com',
       name: 'Scheduled',

@@ -354,8 +354,13 @@ describe('rank collection through the SERP standard queue', () => {
         cpc: 1.5,
       });
       expect(await keywordEntry(acc, stove)).toMatchObject({ difficulty: 57, search_volume: 5400 });
-      // Each call's cost (0.02 at the fake) is split over the keywords it asked for.
-      const expected = mine.reduce((s, c) => s + (0.02 / (c.keywords as string[]).length) * 1, 0);
+      // Each call's cost (0.02 at the fake) is split over the keywords it asked for (other
+      // accounts' tracked keywords of the market may share the call), rounded to the ledger's 6 decimals.
+      const expected = mine.reduce((sum, c) => {
+        const asked = c.keywords as string[];
+        const ours = asked.filter((k) => k.startsWith('metrics ')).length;
+        return sum + Math.round((0.02 / asked.length) * ours * 1e6) / 1e6;
+      }, 0);
       const [spend] = await sql.rows<{ tasks: number; usd: string }>(
         `SELECT tasks, usd::text FROM provider_spend WHERE account_id = $1 AND endpoint = $2`,
         [acc.id, 'dataforseo_labs/google/keyword_overview'],
