@@ -5,6 +5,7 @@ import { metricsRegistry } from '@app/core';
 import { RANK_COLLECTION_QUEUE } from '../../apps/worker/src/rank-collection/rank-collection.queue';
 import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
 import { AdminClient } from '../helpers/fixtures';
+import { createOwnDatabase } from '../helpers/own-database';
 import { TestApp, createTestApp } from '../helpers/test-app';
 import { startWorker } from '../site-audit/site-audit-helpers';
 import { GENEROUS, YourDataAdmin, expectOk, get } from './your-data-fixtures';
@@ -16,18 +17,27 @@ import { GENEROUS, YourDataAdmin, expectOk, get } from './your-data-fixtures';
 describe('rank collection in the worker (job schedulers)', () => {
   const fake = new FakeSerpQueue();
   let t: TestApp;
+  // Its own database: collection claims every due keyword of a database, so suites running
+  // at the same time (or the demo seed's tracking project) must not share one.
+  let db: { url: string; drop: () => Promise<void> } | undefined;
   let worker: TestingModule | undefined;
 
   beforeAll(async () => {
     await fake.start();
+    db = await createOwnDatabase('rankworker');
     t = await createTestApp({
-      env: fake.env({ RANK_CHECK_INTERVAL_SECONDS: '600', RANK_RESULTS_POLL_SECONDS: '1' }),
+      env: fake.env({
+        DATABASE_URL: db.url,
+        RANK_CHECK_INTERVAL_SECONDS: '600',
+        RANK_RESULTS_POLL_SECONDS: '1',
+      }),
     });
   });
   afterAll(async () => {
     await worker?.close();
     await t?.close();
     await fake.close();
+    await db?.drop();
   });
 
   it('checks a new keyword within seconds of the worker starting, on the schedulers at the configured intervals', async () => {

@@ -16,6 +16,7 @@ import { RankCollectionService } from '../../apps/worker/src/rank-collection/ran
 import { SerpTasksRepository } from '../../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
+import { createOwnDatabase } from '../helpers/own-database';
 import { TestApp, createTestApp } from '../helpers/test-app';
 import { GENEROUS, YourDataAdmin, expectOk, get } from './your-data-fixtures';
 
@@ -27,6 +28,9 @@ import { GENEROUS, YourDataAdmin, expectOk, get } from './your-data-fixtures';
 describe('rank collection through the SERP standard queue', () => {
   const fake = new FakeSerpQueue();
   let t: TestApp;
+  // Its own database: collection claims every due keyword of a database, so suites running
+  // at the same time (or the demo seed's tracking project) must not share one.
+  let db: { url: string; drop: () => Promise<void> } | undefined;
   let admin: AdminClient;
   let yd: YourDataAdmin;
   let sql: Sql;
@@ -34,7 +38,13 @@ describe('rank collection through the SERP standard queue', () => {
 
   beforeAll(async () => {
     await fake.start();
-    t = await createTestApp({ env: fake.env({ RANK_CHECK_DEPTH: '100' }) });
+    db = await createOwnDatabase('rankcollect');
+    t = await createTestApp({
+      env: fake.env({
+        DATABASE_URL: db.url,
+        RANK_CHECK_DEPTH: '100',
+      }),
+    });
     admin = new AdminClient(t.url);
     yd = new YourDataAdmin(admin);
     sql = t.app.get(Sql);
@@ -46,6 +56,7 @@ describe('rank collection through the SERP standard queue', () => {
   afterAll(async () => {
     await t?.close();
     await fake.close();
+    await db?.drop();
   });
 
   /** A worker: its own SERP client, the shared database and clock. */
@@ -166,6 +177,13 @@ describe('rank collection through the SERP standard queue', () => {
       name: 'x',
     });
     expectOk(res, 201);
+    expect(res.body.data.tracking).toBe(false);
+    // An update that leaves tracking out keeps it; one that says true switches it on.
+    const renamed = await admin.post(`/accounts/${acc2.id}/rank-projects`, {
+      domain: 'default-off.com',
+      name: 'y',
+    });
+    expect(renamed.body.data).toMatchObject({ id: res.body.data.id, name: 'y', tracking: false });
     const defaulted = await yd.keyword(res.body.data.id, 'default keyword');
     await worker().postDue();
     expect(fake.postedCount('imported keyword')).toBe(0);

@@ -89,7 +89,10 @@ export interface KeywordHeadRow {
 }
 
 /** What a project upsert answers. */
-export type RankProjectRow = Pick<RankProjectEntity, 'id' | 'accountId' | 'domain' | 'name'>;
+export type RankProjectRow = Pick<
+  RankProjectEntity,
+  'id' | 'accountId' | 'domain' | 'name' | 'tracking'
+>;
 
 /** What a keyword upsert answers. */
 export type TrackedKeywordRow = Pick<
@@ -326,7 +329,7 @@ export class RankRepository {
            ON CONFLICT ON CONSTRAINT rank_projects_natural_key
              DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED.updated_at,
                tracking = COALESCE($5::boolean, rank_projects.tracking)
-           RETURNING id, account_id AS "accountId", domain, name, (xmax = 0) AS created`,
+           RETURNING id, account_id AS "accountId", domain, name, tracking, (xmax = 0) AS created`,
         [accountId, p.domain, p.name, now, p.tracking ?? null],
       ),
     );
