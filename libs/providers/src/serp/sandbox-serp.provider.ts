@@ -120,28 +120,24 @@ export function sandboxPosition(
   return position <= depth ? position : null;
 }
 
-/** The SERP features of a keyword's market this week (shown above the organic results). */
-function sandboxFeatures(t: SandboxTask, market: string): DfsSerpItem[] {
+function sandboxSerp(t: SandboxTask): DfsSerpResult {
+  const market = `${t.l}|${t.g}|${t.d}`;
   const week = Math.floor(Date.parse(`${t.day}T00:00:00Z`) / (7 * 86_400_000));
   const rf = seededRandom(`serp-features|${t.k}|${market}|${week}`);
   const features = FEATURES.filter(([, odds]) => rf() < odds).map(([type]) => type);
-  return features.map((type) => ({
+  const items: DfsSerpItem[] = features.map((type) => ({
     type,
     rank_group: 1,
     rank_absolute: 0,
     domain: null,
     url: null,
   }));
-}
-
-/** The organic results: the target's page at `position`, competitors elsewhere. */
-function sandboxOrganic(t: SandboxTask, position: number | null): DfsSerpItem[] {
+  const position = sandboxPosition(t.k, market, t.day, t.n);
   const slug =
     t.k
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'page';
-  const items: DfsSerpItem[] = [];
   for (let rank = 1; rank <= Math.min(t.n, 100); rank++) {
     const mine = rank === position;
     const domain = mine
@@ -159,14 +155,6 @@ function sandboxOrganic(t: SandboxTask, position: number | null): DfsSerpItem[] 
           : null,
     });
   }
-  return items;
-}
-
-function sandboxSerp(t: SandboxTask): DfsSerpResult {
-  const market = `${t.l}|${t.g}|${t.d}`;
-  const features = sandboxFeatures(t, market);
-  const position = sandboxPosition(t.k, market, t.day, t.n);
-  const items = [...features, ...sandboxOrganic(t, position)];
   items.forEach((item, i) => (item.rank_absolute = i + 1));
   return {
     keyword: t.k,
