@@ -18,7 +18,6 @@ import { IdempotencyPurgeService } from './idempotency-purge.service';
 import { WorkerMetricsServer } from './metrics-server';
 import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor';
 import { UsageAlertsSweepService } from './usage-alerts-sweep.service';
-import { RankCollectionModule } from './rank-collection/rank-collection.module';
 
 /**
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper
@@ -33,14 +32,7 @@ import { RankCollectionModule } from './rank-collection/rank-collection.module';
  * record (UsageAlertsSweepService).
  */
 @Module({
-  imports: [
-    CoreModule,
-    LoggingModule,
-    DatabaseModule,
-    SiteAuditModule,
-    BillingModule,
-    RankCollectionModule,
-  ],
+  imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule, BillingModule],
   providers: [
     SiteAuditProcessor,
     WorkerMetricsServer,

@@ -11,6 +11,5 @@ export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';
 export * from './idempotency-keys.repository';
-export * from './rank-checks.repository';
 export * from './statement-time';
 export * from './clock-skew';

@@ -145,8 +145,7 @@ async function seedRankTracking(
   for (const [pi, p] of projects.entries()) {
     const project = (await rank.upsertProject(
       seed.accountId,
-      // The first project is checked by the worker every day (rank collection: sandbox SERPs).
-      { domain: p.domain, name: p.name, tracking: pi === 0 },
+      { domain: p.domain, name: p.name },
       seed.now,
     ))!.row;
     summary.rankProjects++;

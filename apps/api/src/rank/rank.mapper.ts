@@ -94,13 +94,7 @@ export function keywordHeadView(k: KeywordHeadRow): RankHistory['keyword'] {
 
 /** Answer of POST /admin/v1/accounts/:id/rank-projects. */
 export function rankProjectAdminView(p: RankProjectRow) {
-  return {
-    id: p.id,
-    account_id: p.accountId,
-    domain: p.domain,
-    name: p.name,
-    tracking: p.tracking,
-  };
+  return { id: p.id, account_id: p.accountId, domain: p.domain, name: p.name };
 }
 
 /** Answer of POST /admin/v1/rank-projects/:id/keywords. */

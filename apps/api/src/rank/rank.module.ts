@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { RankChecksRepository } from '@app/database';
 import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { RankController } from './rank.controller';
 import { RankIngestionController } from './rank-ingestion.controller';
@@ -13,7 +12,7 @@ import { RankKeywordPages } from './rank-keyword-pages';
 @Module({
   imports: [AdminRoutesModule],
   controllers: [RankController, RankIngestionController],
-  providers: [RankRepository, RankChecksRepository, RankKeywordPages],
+  providers: [RankRepository, RankKeywordPages],
   exports: [RankRepository],
 })
 export class RankModule {}

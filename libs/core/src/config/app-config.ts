@@ -15,11 +15,6 @@ import {
   providerConfig,
   providerEnv,
 } from './parts/provider.config';
-import {
-  RankCollectionConfig,
-  rankCollectionConfig,
-  rankCollectionEnv,
-} from './parts/rank-collection.config';
 import { RedisConfig, redisConfig, redisEnv } from './parts/redis.config';
 import { SecretsConfig, secretsConfig, secretsEnv } from './parts/secrets.config';
 import {
@@ -49,7 +44,6 @@ const schema = z
     ...operationsEnv.shape,
     ...siteAuditEnv.shape,
     ...yourDataEnv.shape,
-    ...rankCollectionEnv.shape,
     ...webhooksEnv.shape,
     ...oauthEnv.shape,
     ...secretsEnv.shape,
@@ -71,7 +65,6 @@ export interface AppConfig
     OperationsConfig,
     SiteAuditConfig,
     YourDataConfig,
-    RankCollectionConfig,
     WebhooksConfig,
     OAuthConfig,
     SecretsConfig {}
@@ -102,7 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...operationsConfig(e),
     ...siteAuditConfig(e),
     ...yourDataConfig(e),
-    ...rankCollectionConfig(e),
     ...webhooksConfig(e),
     ...oauthConfig(e),
     ...secretsConfig(e),

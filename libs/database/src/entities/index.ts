@@ -43,7 +43,6 @@ import {
   UsageEventEntity,
 } from './usage.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
-import { ProviderSpendEntity, RankSerpTaskEntity } from './rank-collection.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
@@ -65,7 +64,6 @@ export * from './oauth.entity';
 export * from './webhook.entity';
 export * from './usage.entity';
 export * from './idempotency-key.entity';
-export * from './rank-collection.entity';
 
 /** Every entity the data source knows. Add new entities here. */
 export const ENTITIES = [
@@ -105,6 +103,4 @@ export const ENTITIES = [
   UsageAlertsEntity,
   UsageAlertFiredEntity,
   IdempotencyKeyEntity,
-  RankSerpTaskEntity,
-  ProviderSpendEntity,
 ];
