@@ -2,7 +2,13 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { addDays, loadConfig, plainDate } from '@app/core';
-import { ReadSql, ensureDatabase, monthStart, runMigrations } from '@app/database';
+import {
+  RankChecksRepository,
+  ReadSql,
+  ensureDatabase,
+  monthStart,
+  runMigrations,
+} from '@app/database';
 import { GscIngestionRepository } from '../apps/api/src/gsc/gsc-ingestion.repository';
 import { RankRepository } from '../apps/api/src/rank/rank.repository';
 import { load, startProcess, stopProcess } from './bench-support';
@@ -554,7 +560,11 @@ async function benchRank(sql: BenchSql, today: string, bareRps: number) {
       p95: NaN,
       p99: NaN,
     });
-    const repo = new RankRepository(sql, new ReadSql(sql, { databaseRead: null }));
+    const repo = new RankRepository(
+      sql,
+      new ReadSql(sql, { databaseRead: null }),
+      new RankChecksRepository(sql),
+    );
     const newMs = await timeOf(() => repo.keywordPage(accountId, null, 500, 0, today, null));
     points.push({
       group: 'rank-sql',

@@ -434,6 +434,7 @@ const ADMIN_ROUTES: Route[] = [
   { method: 'POST', path: '/admin/v1/gsc-properties/:seg/rows', query: [], body: true },
   { method: 'POST', path: '/admin/v1/accounts/:id/ai-visibility-projects', query: [], body: true },
   { method: 'POST', path: '/admin/v1/ai-visibility-projects/:seg/scans', query: [], body: true },
+  { method: 'GET', path: '/admin/v1/accounts/:seg/provider-spend', query: ['month'], body: false },
   { method: 'GET', path: '/admin/v1/:seg', query: [], body: false },
 ];
 

@@ -14,6 +14,7 @@ import { SiteAuditApiModule } from './site-audit/site-audit.module';
 import { BacklinksModule } from './backlinks/backlinks.module';
 import { KeywordResearchModule } from './keyword-research/keyword-research.module';
 import { RankModule } from './rank/rank.module';
+import { ProviderSpendModule } from './provider-spend/provider-spend.module';
 import { GscModule } from './gsc/gsc.module';
 import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
 import { AccountAreaModule } from './account-area/account-area.module';
@@ -44,6 +45,7 @@ import { RedisMemoryPolicyWatch } from '@app/redis';
     BacklinksModule,
     KeywordResearchModule,
     RankModule,
+    ProviderSpendModule,
     GscModule,
     AiVisibilityModule,
     AccountAreaModule,

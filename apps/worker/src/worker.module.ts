@@ -18,6 +18,7 @@ import { IdempotencyPurgeService } from './idempotency-purge.service';
 import { WorkerMetricsServer } from './metrics-server';
 import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor';
 import { UsageAlertsSweepService } from './usage-alerts-sweep.service';
+import { RankCollectionModule } from './rank-collection/rank-collection.module';
 
 /**
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper
@@ -32,7 +33,14 @@ import { UsageAlertsSweepService } from './usage-alerts-sweep.service';
  * record (UsageAlertsSweepService).
  */
 @Module({
-  imports: [CoreModule, LoggingModule, DatabaseModule, SiteAuditModule, BillingModule],
+  imports: [
+    CoreModule,
+    LoggingModule,
+    DatabaseModule,
+    SiteAuditModule,
+    BillingModule,
+    RankCollectionModule,
+  ],
   providers: [
     SiteAuditProcessor,
     WorkerMetricsServer,

@@ -11,5 +11,6 @@ export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';
 export * from './idempotency-keys.repository';
+export * from './rank-checks.repository';
 export * from './statement-time';
 export * from './clock-skew';

@@ -237,6 +237,19 @@ export function PlainDateField(options: FieldOptions = {}): PropertyDecorator {
   );
 }
 
+/** A calendar month `YYYY-MM` (UTC), e.g. a ledger's month. */
+export function MonthField(options: FieldOptions = {}): PropertyDecorator {
+  return Rules(
+    Text(7, {
+      ...options,
+      api: { example: '2026-09', description: 'A calendar month (UTC), YYYY-MM', ...options.api },
+    }),
+    Matches(/^\d{4}-(0[1-9]|1[0-2])$/, {
+      message: ({ property }) => `${property} must be a month as YYYY-MM`,
+    }),
+  );
+}
+
 interface TextOptions extends FieldOptions {
   /** Lower-case the value (after trimming). */
   lower?: boolean;

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@app/core';
+import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import { SeoDataProvider } from './seo-data-provider';
 import { DataForSeoClient } from './dataforseo/dataforseo.client';
 import { DataForSeoProvider } from './dataforseo/dataforseo.provider';
 import { SandboxProvider } from './sandbox/sandbox.provider';
+import { SerpProvider } from './serp/serp-provider';
+import { DataForSeoSerpProvider } from './serp/dataforseo-serp.provider';
+import { SandboxSerpProvider } from './serp/sandbox-serp.provider';
 
 /** The adapter chosen by AppConfig.provider (SEO_DATA_PROVIDER; sandbox without credentials). */
 export function createSeoDataProvider(config: AppConfig): SeoDataProvider {
@@ -20,10 +23,30 @@ export function createSeoDataProvider(config: AppConfig): SeoDataProvider {
   return new SandboxProvider();
 }
 
+/** The SERP adapter of rank collection, chosen like the data provider (docs/rank-collection.md). */
+export function createSerpProvider(config: AppConfig, clock?: Clock): SerpProvider {
+  if (config.provider === 'dataforseo') {
+    const { baseUrl, login, password, timeoutMs, maxRetries, backoffMs } = config.dataforseo;
+    if (!login || !password)
+      throw new Error(
+        'SEO_DATA_PROVIDER=dataforseo needs DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD',
+      );
+    return new DataForSeoSerpProvider(
+      new DataForSeoClient({ baseUrl, login, password, timeoutMs, maxRetries, backoffMs }),
+    );
+  }
+  return new SandboxSerpProvider(() => clock?.now() ?? new Date());
+}
+
 @Module({
   providers: [
     { provide: SeoDataProvider, inject: [APP_CONFIG], useFactory: createSeoDataProvider },
+    {
+      provide: SerpProvider,
+      inject: [APP_CONFIG, { token: Clock, optional: true }],
+      useFactory: createSerpProvider,
+    },
   ],
-  exports: [SeoDataProvider],
+  exports: [SeoDataProvider, SerpProvider],
 })
 export class ProvidersModule {}

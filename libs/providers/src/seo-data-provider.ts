@@ -24,6 +24,33 @@ export interface KeywordQuery {
   limit: number;
 }
 
+/** Keyword metrics of several keywords of one market (tracked keywords: docs/rank-collection.md). */
+export interface KeywordMetricsQuery {
+  /** As tracked (compared case-insensitively, inner spaces collapsed); at most 700. */
+  keywords: string[];
+  locationCode: number;
+  upstreamLanguage: string;
+}
+
+export interface KeywordMetrics {
+  difficulty: number | null;
+  search_volume: number | null;
+  cpc: number | null;
+}
+
+export interface KeywordMetricsAnswer {
+  /** By normalized keyword (normalizeKeyword); a keyword without data is absent. */
+  byKeyword: Map<string, KeywordMetrics>;
+  /** USD the provider charged for the call. */
+  cost: number;
+}
+
+/** The provider endpoint keyword metrics are charged under (provider-spend ledger). */
+export const KEYWORD_OVERVIEW_ENDPOINT = 'dataforseo_labs/google/keyword_overview';
+
+/** Most keywords in one keyword_overview call. */
+export const KEYWORD_OVERVIEW_BATCH = 700;
+
 export abstract class SeoDataProvider {
   abstract readonly name: ProviderName;
 
@@ -32,4 +59,7 @@ export abstract class SeoDataProvider {
 
   /** The seed's metric set and its related keywords. Throws ApiError UPSTREAM_ERROR when no data comes back. */
   abstract keywordResearch(query: KeywordQuery): Promise<KeywordResearch>;
+
+  /** Difficulty, volume and cpc of up to 700 keywords of one market. Throws ApiError UPSTREAM_ERROR when the call fails. */
+  abstract keywordMetrics(query: KeywordMetricsQuery): Promise<KeywordMetricsAnswer>;
 }

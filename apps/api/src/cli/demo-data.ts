@@ -145,7 +145,8 @@ async function seedRankTracking(
   for (const [pi, p] of projects.entries()) {
     const project = (await rank.upsertProject(
       seed.accountId,
-      { domain: p.domain, name: p.name },
+      // The first project is checked by the worker every day (rank collection: sandbox SERPs).
+      { domain: p.domain, name: p.name, tracking: pi === 0 },
       seed.now,
     ))!.row;
     summary.rankProjects++;

@@ -21,6 +21,13 @@ export class CreateRankProjectDto {
 
   @Text(200)
   name: string;
+
+  /**
+   * Whether the worker checks the project's keywords itself (docs/rank-collection.md).
+   * Imported history: false unless the body says true; absent on an update keeps the stored value.
+   */
+  @Flag({ optional: true, api: { default: false } })
+  tracking?: boolean;
 }
 
 export class CreateTrackedKeywordDto {

@@ -94,7 +94,13 @@ export function keywordHeadView(k: KeywordHeadRow): RankHistory['keyword'] {
 
 /** Answer of POST /admin/v1/accounts/:id/rank-projects. */
 export function rankProjectAdminView(p: RankProjectRow) {
-  return { id: p.id, account_id: p.accountId, domain: p.domain, name: p.name };
+  return {
+    id: p.id,
+    account_id: p.accountId,
+    domain: p.domain,
+    name: p.name,
+    tracking: p.tracking,
+  };
 }
 
 /** Answer of POST /admin/v1/rank-projects/:id/keywords. */

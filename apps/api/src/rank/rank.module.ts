@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RankChecksRepository } from '@app/database';
 import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { RankController } from './rank.controller';
 import { RankIngestionController } from './rank-ingestion.controller';
@@ -12,7 +13,7 @@ import { RankKeywordPages } from './rank-keyword-pages';
 @Module({
   imports: [AdminRoutesModule],
   controllers: [RankController, RankIngestionController],
-  providers: [RankRepository, RankKeywordPages],
+  providers: [RankRepository, RankChecksRepository, RankKeywordPages],
   exports: [RankRepository],
 })
 export class RankModule {}

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import {
+  RankChecksRepository,
   RankProjectEntity,
   ReadSql,
   SERP_FEATURES,
   SerpFeature,
   Sql,
-  SqlTx,
   TrackedKeywordEntity,
   upserted,
 } from '@app/database';
@@ -89,7 +89,10 @@ export interface KeywordHeadRow {
 }
 
 /** What a project upsert answers. */
-export type RankProjectRow = Pick<RankProjectEntity, 'id' | 'accountId' | 'domain' | 'name'>;
+export type RankProjectRow = Pick<
+  RankProjectEntity,
+  'id' | 'accountId' | 'domain' | 'name' | 'tracking'
+>;
 
 /** What a keyword upsert answers. */
 export type TrackedKeywordRow = Pick<
@@ -116,6 +119,7 @@ export class RankRepository {
   constructor(
     private readonly sql: Sql,
     private readonly reads: ReadSql,
+    private readonly checks: RankChecksRepository,
   ) {}
 
   projectOwned(accountId: number, projectId: number): Promise<boolean> {
@@ -312,16 +316,21 @@ export class RankRepository {
     );
   }
 
-  /** Creates the project, or renames the account's project of the same domain. null: no such account. */
+  /**
+   * Creates the project, or renames the account's project of the same domain. `tracking`:
+   * false on a new project unless the body says true; kept on an update unless given.
+   * null: no such account.
+   */
   async upsertProject(accountId: number, p: CreateRankProjectDto, now: Date) {
     return upserted(
       await this.sql.one<RankProjectRow & { created: boolean }>(
-        `INSERT INTO rank_projects (account_id, domain, name, created_at, updated_at)
-           SELECT a.id, $2, $3, $4, $4 FROM accounts a WHERE a.id = $1
+        `INSERT INTO rank_projects (account_id, domain, name, tracking, created_at, updated_at)
+           SELECT a.id, $2, $3, COALESCE($5::boolean, false), $4, $4 FROM accounts a WHERE a.id = $1
            ON CONFLICT ON CONSTRAINT rank_projects_natural_key
-             DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED.updated_at
-           RETURNING id, account_id AS "accountId", domain, name, (xmax = 0) AS created`,
-        [accountId, p.domain, p.name, now],
+             DO UPDATE SET name = EXCLUDED.name, updated_at = EXCLUDED.updated_at,
+               tracking = COALESCE($5::boolean, rank_projects.tracking)
+           RETURNING id, account_id AS "accountId", domain, name, tracking, (xmax = 0) AS created`,
+        [accountId, p.domain, p.name, now, p.tracking ?? null],
       ),
     );
   }
@@ -359,79 +368,12 @@ export class RankRepository {
   }
 
   /**
-   * Stores a batch of checks in one transaction: one row per (keyword, check_date), a
-   * re-posted date replaces the stored one; within a batch the last entry of a date wins.
-   * Returns the number of checks stored, or null when the keyword does not exist.
+   * Stores a batch of checks in one transaction (the shared write path, RankChecksRepository
+   * of libs/database, also used by the worker's rank collection): one row per (keyword,
+   * check_date), a re-posted date replaces the stored one; within a batch the last entry of
+   * a date wins. Returns the number of checks stored, or null when the keyword does not exist.
    */
-  async storeChecks(keywordId: number, checks: RankCheckDto[], now: Date): Promise<number | null> {
-    const byDate = new Map<string, RankCheckDto>();
-    for (const c of checks) byDate.set(c.check_date, c);
-    const list = [...byDate.values()];
-    return this.sql.bulkTransaction(async (tx) => {
-      const accountId = await tx.lockAccountRow(TrackedKeywordEntity, keywordId);
-      if (accountId === null) return null;
-      await this.upsertChecks(tx, keywordId, accountId, list, now);
-      await this.refreshLatestCheck(tx, keywordId);
-      return list.length;
-    });
-  }
-
-  /** One rank_checks row per check of `list` (one per date), inserted or replaced. */
-  private async upsertChecks(
-    tx: SqlTx,
-    keywordId: number,
-    accountId: number,
-    list: RankCheckDto[],
-    now: Date,
-  ): Promise<void> {
-    await tx.run(
-      `INSERT INTO rank_checks (keyword_id, account_id, check_date, position, landing_page, gsc_clicks,
-           gsc_impressions, gsc_ctr, gsc_average_position, ${SERP_FEATURES.join(', ')}, updated_at)
-         SELECT $1, $2, u.* , $3::timestamptz FROM unnest(
-           $4::date[], $5::int[], $6::text[], $7::int[], $8::int[], $9::float8[], $10::float8[],
-           ${SERP_FEATURES.map((_, i) => `$${11 + i}::boolean[]`).join(', ')}
-         ) AS u
-         ON CONFLICT (keyword_id, check_date) DO UPDATE SET
-           position = EXCLUDED.position, landing_page = EXCLUDED.landing_page, gsc_clicks = EXCLUDED.gsc_clicks,
-           gsc_impressions = EXCLUDED.gsc_impressions, gsc_ctr = EXCLUDED.gsc_ctr,
-           gsc_average_position = EXCLUDED.gsc_average_position,
-           ${SERP_FEATURES.map((f) => `${f} = EXCLUDED.${f}`).join(', ')}, updated_at = EXCLUDED.updated_at`,
-      [
-        keywordId,
-        accountId,
-        now,
-        list.map((c) => c.check_date),
-        list.map((c) => c.position),
-        list.map((c) => c.landing_page ?? null),
-        list.map((c) => c.gsc_clicks ?? null),
-        list.map((c) => c.gsc_impressions ?? null),
-        list.map((c) => c.gsc_ctr ?? null),
-        list.map((c) => c.gsc_average_position ?? null),
-        ...SERP_FEATURES.map((f) => list.map((c) => c[f] ?? false)),
-      ],
-    );
-  }
-
-  /**
-   * The keyword row keeps its newest check and the position of the one before it,
-   * recomputed from the stored checks (two primary-key probes), so checks posted out of
-   * date order or re-posted leave the right pair. The caller holds the row's lock.
-   */
-  private async refreshLatestCheck(tx: SqlTx, keywordId: number): Promise<void> {
-    await tx.run(
-      `UPDATE tracked_keywords k SET
-           latest_check_date = l.check_date, latest_position = l.position,
-           previous_position = (SELECT c.position FROM rank_checks c
-                                WHERE c.keyword_id = $1 AND c.check_date < l.check_date
-                                ORDER BY c.check_date DESC LIMIT 1),
-           latest_landing_page = l.landing_page, latest_gsc_clicks = l.gsc_clicks,
-           latest_gsc_impressions = l.gsc_impressions, latest_gsc_ctr = l.gsc_ctr,
-           latest_local_pack = l.local_pack, latest_featured_snippet = l.featured_snippet,
-           latest_ai_overview = l.ai_overview
-         FROM (SELECT * FROM rank_checks c WHERE c.keyword_id = $1
-               ORDER BY c.check_date DESC LIMIT 1) l
-         WHERE k.id = $1`,
-      [keywordId],
-    );
+  storeChecks(keywordId: number, checks: RankCheckDto[], now: Date): Promise<number | null> {
+    return this.checks.storeChecks(keywordId, checks, now);
   }
 }

@@ -15,6 +15,11 @@ import {
   providerConfig,
   providerEnv,
 } from './parts/provider.config';
+import {
+  RankCollectionConfig,
+  rankCollectionConfig,
+  rankCollectionEnv,
+} from './parts/rank-collection.config';
 import { RedisConfig, redisConfig, redisEnv } from './parts/redis.config';
 import { SecretsConfig, secretsConfig, secretsEnv } from './parts/secrets.config';
 import {
@@ -44,6 +49,7 @@ const schema = z
     ...operationsEnv.shape,
     ...siteAuditEnv.shape,
     ...yourDataEnv.shape,
+    ...rankCollectionEnv.shape,
     ...webhooksEnv.shape,
     ...oauthEnv.shape,
     ...secretsEnv.shape,
@@ -65,6 +71,7 @@ export interface AppConfig
     OperationsConfig,
     SiteAuditConfig,
     YourDataConfig,
+    RankCollectionConfig,
     WebhooksConfig,
     OAuthConfig,
     SecretsConfig {}
@@ -95,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...operationsConfig(e),
     ...siteAuditConfig(e),
     ...yourDataConfig(e),
+    ...rankCollectionConfig(e),
     ...webhooksConfig(e),
     ...oauthConfig(e),
     ...secretsConfig(e),

@@ -80,6 +80,18 @@ export const metrics = {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers,
   }),
+  providerSpendUsd: new Counter({
+    name: 'provider_spend_usd_total',
+    help: 'USD the provider charged for tasks posted by this process, by provider endpoint (the ledger: provider_spend)',
+    labelNames: ['endpoint'] as const, // serp/google/organic/task_post
+    registers,
+  }),
+  providerTasks: new Counter({
+    name: 'provider_tasks_total',
+    help: 'Provider tasks handled by this process, by provider endpoint and result',
+    labelNames: ['endpoint', 'result'] as const, // result: posted | collected | no_results | refused | failed | given_up
+    registers,
+  }),
   queueDepth: new Gauge({
     name: 'queue_jobs',
     help: 'Jobs in each BullMQ queue by state (sampled at scrape time)',

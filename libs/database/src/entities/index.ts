@@ -43,6 +43,7 @@ import {
   UsageEventEntity,
 } from './usage.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
+import { ProviderSpendEntity, RankSerpTaskEntity } from './rank-collection.entity';
 
 export * from './account.entity';
 export * from './api-key.entity';
@@ -64,6 +65,7 @@ export * from './oauth.entity';
 export * from './webhook.entity';
 export * from './usage.entity';
 export * from './idempotency-key.entity';
+export * from './rank-collection.entity';
 
 /** Every entity the data source knows. Add new entities here. */
 export const ENTITIES = [
@@ -103,4 +105,6 @@ export const ENTITIES = [
   UsageAlertsEntity,
   UsageAlertFiredEntity,
   IdempotencyKeyEntity,
+  RankSerpTaskEntity,
+  ProviderSpendEntity,
 ];

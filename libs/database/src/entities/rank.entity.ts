@@ -22,6 +22,12 @@ export class RankProjectEntity {
   @Column({ type: 'text' }) name: string;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+  /**
+   * The worker checks the project's active and pending keywords once per UTC day
+   * (docs/rank-collection.md; migration 1765300000000). Admin-ingested projects: false unless
+   * their body says true.
+   */
+  @Column({ type: 'boolean', default: false }) tracking: boolean;
   /** Its members of a GET /rank/keywords entry as JSON text (rank_projects_render_json trigger, migration 1764700000000). */
   @Column({ name: 'json_members', type: 'text', select: false, insert: false, update: false })
   jsonMembers: string;
@@ -57,6 +63,9 @@ export class TrackedKeywordEntity {
   @Column({ type: 'numeric', precision: 12, scale: 2, nullable: true }) cpc: string | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+  /** When the worker last fetched difficulty, volume and cpc (every 30 days; migration 1765300000000). */
+  @Column({ name: 'metrics_refreshed_at', type: 'timestamptz', nullable: true })
+  metricsRefreshedAt: Date | null;
   // The keyword's newest check by date (whatever its date) and the position of the check
   // before it, kept by the checks ingestion (RankRepository.storeChecks; migration
   // 1764500000000). All null until the first check. GET /rank/keywords reads these and looks

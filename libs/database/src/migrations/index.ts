@@ -14,6 +14,7 @@ import { WebhookSecretsAtRest1764900000000 } from './1764900000000-webhook-secre
 import { UsageHistory1765000000000 } from './1765000000000-usage-history';
 import { RankVersions1765100000000 } from './1765100000000-rank-versions';
 import { IdempotencyKeys1765230000000 } from './1765230000000-idempotency-keys';
+import { RankCollection1765300000000 } from './1765300000000-rank-collection';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   UsageHistory1765000000000,
   RankVersions1765100000000,
   IdempotencyKeys1765230000000,
+  RankCollection1765300000000,
 ];

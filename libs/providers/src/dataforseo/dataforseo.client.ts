@@ -33,7 +33,8 @@ export class UpstreamFailure extends Error {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * DataForSEO v3 over HTTP: POST one task as a JSON array with Basic auth; success only
+ * DataForSEO v3 over HTTP: POST one task as a JSON array with Basic auth (or, for the
+ * standard queue, `envelope`: up to 100 tasks, or a GET); success only
  * when status_code is 20000 at the top level and in the task. Each attempt has its own
  * timeout (AbortSignal). Retries with exponential backoff and jitter on the retryable
  * codes, HTTP 5xx, timeouts and network errors; fails fast on everything else.
@@ -53,14 +54,40 @@ export class DataForSeoClient {
 
   /** The first task of a live call, or an UpstreamFailure after the last attempt. */
   async post<R>(path: string, task: Record<string, unknown>): Promise<DfsTask<R>> {
+    return this.withRetries(path, this.options.maxRetries, async () => {
+      const { status, text } = await this.send('POST', path, [task]);
+      return firstTask<R>(status, text);
+    });
+  }
+
+  /**
+   * The whole answer of a standard-queue call (task_post with up to 100 tasks, tasks_ready,
+   * task_get), checked at the HTTP and request level only: each task's status is the
+   * caller's to read. `retries`: attempts after the first on retryable failures (0 for
+   * task_post, where a timed-out attempt may have created its tasks).
+   */
+  async envelope<R>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown[] | undefined,
+    retries: number,
+  ): Promise<DfsEnvelope<R>> {
+    return this.withRetries(path, retries, async () => {
+      const { status, text } = await this.send(method, path, body);
+      return checkedEnvelope<R>(status, text);
+    });
+  }
+
+  /** `once` until it succeeds, a failure is not retryable, or `retries` retries are spent. */
+  private async withRetries<T>(path: string, retries: number, once: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
       try {
-        return await this.once<R>(path, task);
+        return await once();
       } catch (e) {
         const failure =
           e instanceof UpstreamFailure ? e : new UpstreamFailure(`unexpected: ${String(e)}`, false);
-        const last = !failure.retryable || attempt >= this.options.maxRetries;
+        const last = !failure.retryable || attempt >= retries;
         const log = {
           path,
           attempt: attempt + 1,
@@ -81,26 +108,23 @@ export class DataForSeoClient {
     }
   }
 
-  private async once<R>(path: string, task: Record<string, unknown>): Promise<DfsTask<R>> {
-    const { status, text } = await this.send(path, task);
-    return firstTask<R>(status, text);
-  }
-
   /** One HTTP attempt: its status and body text, or a retryable failure (timeout, network). */
   private async send(
+    method: 'GET' | 'POST',
     path: string,
-    task: Record<string, unknown>,
+    body: unknown[] | undefined,
   ): Promise<{ status: number; text: string }> {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const headers: Record<string, string> = {
+      Authorization: this.authorization,
+      Accept: 'application/json',
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
     try {
       const res = await fetch(`${this.options.baseUrl}${path}`, {
-        method: 'POST',
-        headers: {
-          Authorization: this.authorization,
-          'Content-Type': 'application/json',
-          Accept: 'application/json',
-        },
-        body: JSON.stringify([task]),
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
         signal,
       });
       return { status: res.status, text: await res.text() };
@@ -117,6 +141,15 @@ export class DataForSeoClient {
 
 /** The first task of an answer, checked at the HTTP, request and task level. */
 function firstTask<R>(status: number, text: string): DfsTask<R> {
+  const body = checkedEnvelope<R>(status, text);
+  const first = Array.isArray(body.tasks) ? body.tasks[0] : undefined;
+  if (!first) throw new UpstreamFailure('answer has no task', false);
+  if (first.status_code !== 20000) throw failureOf(first.status_code, first.status_message, 'task');
+  return first;
+}
+
+/** An answer checked at the HTTP and request level. */
+function checkedEnvelope<R>(status: number, text: string): DfsEnvelope<R> {
   if (status >= 500) throw new UpstreamFailure(`HTTP ${status}`, true);
   let body: DfsEnvelope<R>;
   try {
@@ -130,10 +163,7 @@ function firstTask<R>(status: number, text: string): DfsTask<R> {
     throw new UpstreamFailure('answer is not an object', false);
   if (body.status_code !== 20000) throw failureOf(body.status_code, body.status_message, 'request');
   if (status !== 200) throw new UpstreamFailure(`HTTP ${status}`, false);
-  const first = Array.isArray(body.tasks) ? body.tasks[0] : undefined;
-  if (!first) throw new UpstreamFailure('answer has no task', false);
-  if (first.status_code !== 20000) throw failureOf(first.status_code, first.status_message, 'task');
-  return first;
+  return body;
 }
 
 function failureOf(code: unknown, message: unknown, level: string): UpstreamFailure {

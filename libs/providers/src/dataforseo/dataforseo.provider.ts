@@ -1,6 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { ApiError, metrics } from '@app/core';
-import { BacklinkQuery, KeywordQuery, SeoDataProvider } from '../seo-data-provider';
+import {
+  BacklinkQuery,
+  KeywordMetricsAnswer,
+  KeywordMetricsQuery,
+  KeywordQuery,
+  SeoDataProvider,
+} from '../seo-data-provider';
 import { BacklinkProfile, KeywordResearch } from '../seo-data.schema';
 import { DataForSeoClient, UpstreamFailure } from './dataforseo.client';
 import {
@@ -103,6 +109,25 @@ export class DataForSeoProvider extends SeoDataProvider {
       overview: mapKeywordData(seed),
       related_keywords: rows,
     };
+  }
+
+  async keywordMetrics(q: KeywordMetricsQuery): Promise<KeywordMetricsAnswer> {
+    const task = await this.call<DfsOverviewResult>(
+      '/v3/dataforseo_labs/google/keyword_overview/live',
+      { keywords: q.keywords, location_code: q.locationCode, language_code: q.upstreamLanguage },
+    );
+    const items = firstResult(task)?.items;
+    const byKeyword: KeywordMetricsAnswer['byKeyword'] = new Map();
+    for (const item of Array.isArray(items) ? items : []) {
+      if (!item || typeof item.keyword !== 'string') continue;
+      const m = mapKeywordData(item);
+      byKeyword.set(normalizeKeyword(item.keyword), {
+        difficulty: m.difficulty,
+        search_volume: m.search_volume,
+        cpc: m.cpc,
+      });
+    }
+    return { byKeyword, cost: typeof task.cost === 'number' && task.cost > 0 ? task.cost : 0 };
   }
 
   private async call<R>(path: string, task: Record<string, unknown>): Promise<DfsTask<R>> {

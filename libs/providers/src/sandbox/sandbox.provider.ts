@@ -1,5 +1,11 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { BacklinkQuery, KeywordQuery, SeoDataProvider } from '../seo-data-provider';
+import {
+  BacklinkQuery,
+  KeywordMetricsAnswer,
+  KeywordMetricsQuery,
+  KeywordQuery,
+  SeoDataProvider,
+} from '../seo-data-provider';
 import {
   BacklinkInsights,
   BacklinkItem,
@@ -10,7 +16,7 @@ import {
   MAX_RELATED_PER_ROW,
   RelatedKeywordRow,
 } from '../seo-data.schema';
-import { matchBucket } from '../keyword-rules';
+import { matchBucket, normalizeKeyword } from '../keyword-rules';
 import { metrics as serviceMetrics, seededRandom } from '@app/core';
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)];
@@ -220,6 +226,24 @@ export class SandboxProvider extends SeoDataProvider implements OnApplicationBoo
       });
     }
     return { keyword: q.keyword, total_count: total, overview, related_keywords: rows };
+  }
+
+  /** The same figures as the keyword's keyword-research overview (same seed), free. */
+  keywordMetrics(q: KeywordMetricsQuery): Promise<KeywordMetricsAnswer> {
+    const byKeyword: KeywordMetricsAnswer['byKeyword'] = new Map();
+    for (const raw of q.keywords) {
+      const keyword = normalizeKeyword(raw);
+      const m = this.metrics(
+        seededRandom(`kw|${keyword}|${q.locationCode}|${q.upstreamLanguage}`),
+        1,
+      );
+      byKeyword.set(keyword, {
+        difficulty: m.difficulty,
+        search_volume: m.search_volume,
+        cpc: m.cpc,
+      });
+    }
+    return Promise.resolve({ byKeyword, cost: 0 });
   }
 
   private metrics(r: () => number, scale: number): KeywordMetricSet {
