@@ -203,6 +203,8 @@ describe('Redis full with noeviction: clean 500s with Retry-After, limits fail c
       LOG_LEVEL: 'info',
       AUDIT_ALLOW_PRIVATE_NETWORKS: 'true',
       AUDIT_POLITENESS_DELAY_MS: '0',
+      // Its rank-collection schedulers are upserted beside the audit queue, never before it.
+      RANK_COLLECTION_ENABLED: 'true',
     });
     const deadline = Date.now() + 30_000;
     let status = 'queued';

@@ -36,5 +36,8 @@ export default async function globalSetup(): Promise<void> {
     DATAFORSEO_LOGIN: '',
     DATAFORSEO_PASSWORD: '',
     PUBLIC_BASE_URL: 'http://localhost:3000',
+    // Rank collection claims every due keyword of its database and takes the jobs of the
+    // run's shared queue prefix: only the suites that test it turn it on (with their own).
+    RANK_COLLECTION_ENABLED: 'false',
   });
 }

@@ -28,6 +28,9 @@ describe('rank collection in the worker (job schedulers)', () => {
     t = await createTestApp({
       env: fake.env({
         DATABASE_URL: db.url,
+        // Its own queue prefix: another suite's worker must not take its collection jobs.
+        REDIS_PREFIX: `${process.env.REDIS_PREFIX}:rankworker`,
+        RANK_COLLECTION_ENABLED: 'true',
         RANK_CHECK_INTERVAL_SECONDS: '600',
         RANK_RESULTS_POLL_SECONDS: '1',
       }),
@@ -56,23 +59,33 @@ describe('rank collection in the worker (job schedulers)', () => {
 
     worker = await startWorker(t.config, t.clock);
     const queue = worker.get<Queue>(getQueueToken(RANK_COLLECTION_QUEUE));
-    const schedulers = await queue.getJobSchedulers();
+    // The worker upserts its schedulers in the background (retried while Redis refuses).
+    let schedulers = await queue.getJobSchedulers();
+    for (let i = 0; i < 50 && schedulers.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      schedulers = await queue.getJobSchedulers();
+    }
     expect(schedulers.map((s) => [s.key, s.every]).sort()).toEqual([
       ['collect', 1000],
       ['post-due', 600_000],
       ['refresh-metrics', 600_000],
     ]);
 
-    const deadline = Date.now() + 20_000;
-    let entry: Record<string, unknown> | undefined;
-    while (Date.now() < deadline) {
-      const res = await get(t, acc, '/api/v1/rank/keywords');
-      entry = (res.body.data.keywords as Array<Record<string, unknown>>).find(
-        (k) => k.keyword_id === kw,
-      );
-      if (entry?.current_position != null) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    /** The keyword's GET /rank/keywords entry once it has a position (or at the deadline). */
+    const waitForPosition = async (keywordId: number, withinMs: number) => {
+      const deadline = Date.now() + withinMs;
+      let found: Record<string, unknown> | undefined;
+      while (Date.now() < deadline) {
+        const res = await get(t, acc, '/api/v1/rank/keywords');
+        found = (res.body.data.keywords as Array<Record<string, unknown>>).find(
+          (k) => k.keyword_id === keywordId,
+        );
+        if (found?.current_position != null) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return found;
+    };
+    const entry = await waitForPosition(kw, 20_000);
     expect(entry).toMatchObject({ current_position: 7, status: 'active' });
     expect(fake.postedCount('scheduled keyword')).toBe(1);
 
@@ -86,6 +99,18 @@ describe('rank collection in the worker (job schedulers)', () => {
     const spend = await metricsRegistry.getSingleMetricAsString('provider_spend_usd_total');
     const usd = Number(/endpoint="serp\/google\/organic\/task_post"\} ([\d.e-]+)/.exec(spend)![1]);
     expect(usd).toBeCloseTo(posted * taskCost(100), 9);
+
+    // A keyword added while the worker runs is posted by the next results poll (1 s here),
+    // not left for the next post interval (600 s here).
+    fake.serps.set('added later', { rank: 3, host: 'shop.scheduled-shop.com' });
+    const later = await new YourDataAdmin(admin).keyword(project.body.data.id, 'added later', {
+      status: 'pending',
+    });
+    const laterEntry = await waitForPosition(later, 15_000);
+    expect(laterEntry).toMatchObject({ current_position: 3, status: 'active' });
+    expect(fake.postedCount('added later')).toBe(1);
+    expect(fake.postedCount('scheduled keyword')).toBe(1);
+
     await admin.post(`/accounts/${acc.id}/rank-projects`, {
       domain: 'scheduled-shop.com',
       name: 'Scheduled',

@@ -1,4 +1,4 @@
-import { Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job, Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@app/core';
@@ -13,16 +13,26 @@ import {
 import { CollectRunResult, PostRunResult, RankCollectionService } from './rank-collection.service';
 import { KeywordMetricsService, MetricsRunResult } from './keyword-metrics.service';
 
+/** Waits between attempts to upsert the schedulers while Redis refuses writes. */
+const SCHEDULE_RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
 /**
  * Runs rank collection on BullMQ's job schedulers: `post-due` and `refresh-metrics` every
- * RANK_CHECK_INTERVAL_SECONDS and `collect` every RANK_RESULTS_POLL_SECONDS. Every worker
- * upserts the same two schedulers at start (idempotent), so the intervals follow the
- * configuration and one job per interval runs, on whichever worker takes it. A scheduler's
- * first job runs at once, so a keyword added before a start is posted within seconds.
+ * RANK_CHECK_INTERVAL_SECONDS and `collect` every RANK_RESULTS_POLL_SECONDS (which also posts
+ * keywords never checked, so a new keyword is posted within one poll). Every worker upserts
+ * the same schedulers at start (idempotent), so the intervals follow the configuration and
+ * one job per interval runs, on whichever worker takes it. The upsert runs in the background
+ * and is retried while Redis refuses it: the worker's other queues start regardless. With
+ * RANK_COLLECTION_ENABLED=false the worker neither schedules nor takes rank-collection jobs.
  */
-@Processor(RANK_COLLECTION_QUEUE, { concurrency: 1 })
-export class RankCollectionProcessor extends WorkerHost implements OnApplicationBootstrap {
+@Processor(RANK_COLLECTION_QUEUE, { concurrency: 1, autorun: false })
+export class RankCollectionProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap, OnModuleDestroy
+{
   private readonly logger = new Logger(RankCollectionProcessor.name);
+  private stopped = false;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -33,27 +43,53 @@ export class RankCollectionProcessor extends WorkerHost implements OnApplication
     super();
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
+    if (!this.config.rankCollection.enabled) {
+      this.logger.log('Rank collection is off (RANK_COLLECTION_ENABLED=false)');
+      return;
+    }
+    this.worker.run().catch((err: unknown) => {
+      if (!this.stopped) this.logger.error({ err }, 'Rank collection worker stopped');
+    });
+    this.schedule(0);
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+  }
+
+  /** Upserts the schedulers; on failure tries again later (until the worker stops). */
+  private schedule(attempt: number): void {
+    this.upsertSchedulers().then(
+      () => {
+        const { checkIntervalSeconds, resultsPollSeconds } = this.config.rankCollection;
+        this.logger.log(
+          `Rank collection scheduled: post every ${checkIntervalSeconds} s, collect every ${resultsPollSeconds} s`,
+        );
+      },
+      (err: unknown) => {
+        if (this.stopped) return;
+        const wait = SCHEDULE_RETRY_MS[Math.min(attempt, SCHEDULE_RETRY_MS.length - 1)];
+        this.logger.warn({ err, retryInMs: wait }, 'Rank collection: scheduling failed');
+        this.retryTimer = setTimeout(() => this.schedule(attempt + 1), wait);
+        this.retryTimer.unref();
+      },
+    );
+  }
+
+  private async upsertSchedulers(): Promise<void> {
     const { checkIntervalSeconds, resultsPollSeconds } = this.config.rankCollection;
     const opts = RANK_COLLECTION_JOB_OPTIONS;
-    await this.queue.upsertJobScheduler(
-      RANK_POST_JOB,
-      { every: checkIntervalSeconds * 1000 },
-      { name: RANK_POST_JOB, data: {}, opts },
-    );
-    await this.queue.upsertJobScheduler(
-      RANK_COLLECT_JOB,
-      { every: resultsPollSeconds * 1000 },
-      { name: RANK_COLLECT_JOB, data: {}, opts },
-    );
-    await this.queue.upsertJobScheduler(
-      RANK_METRICS_JOB,
-      { every: checkIntervalSeconds * 1000 },
-      { name: RANK_METRICS_JOB, data: {}, opts },
-    );
-    this.logger.log(
-      `Rank collection scheduled: post every ${checkIntervalSeconds} s, collect every ${resultsPollSeconds} s`,
-    );
+    const every: Record<RankCollectionJobName, number> = {
+      [RANK_POST_JOB]: checkIntervalSeconds * 1000,
+      [RANK_COLLECT_JOB]: resultsPollSeconds * 1000,
+      [RANK_METRICS_JOB]: checkIntervalSeconds * 1000,
+    };
+    for (const [name, ms] of Object.entries(every)) {
+      if (this.stopped) return;
+      await this.queue.upsertJobScheduler(name, { every: ms }, { name, data: {}, opts });
+    }
   }
 
   process(
@@ -63,7 +99,7 @@ export class RankCollectionProcessor extends WorkerHost implements OnApplication
       case RANK_POST_JOB:
         return this.collection.postDue();
       case RANK_COLLECT_JOB:
-        return this.collection.collect();
+        return this.collection.postNewThenCollect();
       case RANK_METRICS_JOB:
         return this.keywordMetrics.refresh();
     }

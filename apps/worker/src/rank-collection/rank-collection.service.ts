@@ -62,13 +62,25 @@ export class RankCollectionService {
     private readonly clock: Clock,
   ) {}
 
-  /** Claims and posts the keywords due today, 100 per request, until none is left. */
-  async postDue(): Promise<PostRunResult> {
+  /**
+   * Posts the keywords never checked (see SerpTasksRepository.claimDue), then collects: the
+   * results poll's run, so a keyword added between two post intervals is posted within one poll.
+   */
+  async postNewThenCollect(): Promise<CollectRunResult & { newPosted: number }> {
+    const posted = await this.postDue(true);
+    return { ...(await this.collect()), newPosted: posted.posted };
+  }
+
+  /**
+   * Claims and posts the keywords due today (with `onlyNew`, those never checked), 100 per
+   * request, until none is left.
+   */
+  async postDue(onlyNew = false): Promise<PostRunResult> {
     const result: PostRunResult = { claimed: 0, posted: 0, failed: 0 };
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
       const now = this.clock.now();
       const day = plainDate(now);
-      const claimed = await this.tasks.claimDue(day, now, SERP_TASKS_PER_POST);
+      const claimed = await this.tasks.claimDue(day, now, SERP_TASKS_PER_POST, onlyNew);
       if (!claimed.length) break;
       result.claimed += claimed.length;
       const answers = await this.serp.postTasks(claimed.map((k) => this.request(k, day)));

@@ -45,13 +45,19 @@ export class SerpTasksRepository {
    * projects with no task of that day yet, or whose task of that day failed with attempts
    * left. One statement: the insert on the primary key (keyword_id, check_date) is the claim,
    * so a keyword another worker claimed (or a restart already posted) is never returned.
+   * With `onlyNew`, only keywords never checked and never posted (status `pending`, no task
+   * on any day): the results poll posts those, so a new keyword is not left for the next
+   * interval, and a failed first attempt waits for it like any other retry.
    */
-  claimDue(day: string, now: Date, limit: number): Promise<ClaimedKeyword[]> {
+  claimDue(day: string, now: Date, limit: number, onlyNew = false): Promise<ClaimedKeyword[]> {
+    const which = onlyNew
+      ? `k.status = 'pending' AND NOT EXISTS (SELECT 1 FROM rank_serp_tasks n WHERE n.keyword_id = k.id)`
+      : `k.status IN ('active', 'pending')`;
     return this.sql.rows<ClaimedKeyword>(
       `WITH due AS (
          SELECT k.id, k.account_id FROM tracked_keywords k
          JOIN rank_projects p ON p.id = k.project_id AND p.tracking
-         WHERE k.status IN ('active', 'pending')
+         WHERE ${which}
            AND NOT EXISTS (SELECT 1 FROM rank_serp_tasks t WHERE t.keyword_id = k.id
                              AND t.check_date = $1::date AND NOT (t.state = 'failed' AND t.attempts < $4))
          ORDER BY k.id LIMIT $3

@@ -38,6 +38,8 @@ export class RankProjectEntity {
 @Unique('tracked_keywords_natural_key', ['projectId', 'keyword', 'country', 'language', 'device'])
 // GET /rank/keywords (all projects, or one project) in id order.
 @Index('tracked_keywords_account_idx', ['accountId', 'projectId', 'id'])
+// Rank collection's look for keywords never checked, every results poll.
+@Index('tracked_keywords_pending_idx', ['id'], { where: `status = 'pending'` })
 export class TrackedKeywordEntity {
   @PrimaryGeneratedColumn() id: number;
   @ForeignKey(() => AccountEntity, {

@@ -37,6 +37,9 @@ export class RankCollection1765300000000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX rank_serp_tasks_state_idx ON rank_serp_tasks (state, claimed_at)`);
     await q.query(`CREATE UNIQUE INDEX rank_serp_tasks_task_id_key ON rank_serp_tasks (task_id)`);
+    await q.query(
+      `CREATE INDEX tracked_keywords_pending_idx ON tracked_keywords (id) WHERE status = 'pending'`,
+    );
     await q.query(`
       CREATE TABLE provider_spend (
         account_id integer       NOT NULL,
@@ -53,6 +56,7 @@ export class RankCollection1765300000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE provider_spend`);
     await q.query(`DROP TABLE rank_serp_tasks`);
+    await q.query(`DROP INDEX tracked_keywords_pending_idx`);
     await q.query(`ALTER TABLE tracked_keywords DROP COLUMN metrics_refreshed_at`);
     await q.query(`ALTER TABLE rank_projects DROP COLUMN tracking`);
   }
