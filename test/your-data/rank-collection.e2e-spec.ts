@@ -8,6 +8,7 @@ import {
   createSeoDataProvider,
   createSerpProvider,
   sandboxPosition,
+  serpTaskListPrice,
 } from '@app/providers';
 import { KeywordMetricsRepository } from '../../apps/worker/src/rank-collection/keyword-metrics.repository';
 import { KeywordMetricsService } from '../../apps/worker/src/rank-collection/keyword-metrics.service';
@@ -272,6 +273,17 @@ describe('rank collection through the SERP standard queue', () => {
     expect((await keywordEntry(acc, kw))?.current_position).toBe(5);
     await restarted.postDue();
     expect(fake.postedCount('crash keyword')).toBe(1);
+    // Its charge was in the lost answer: the ledger holds it at the list price (which the
+    // fake charges too), once, and a second collect run adds nothing.
+    await restarted.collect();
+    const spend = await sql.rows<{ tasks: number; usd: string }>(
+      `SELECT tasks, usd::text FROM provider_spend WHERE account_id = $1`,
+      [acc.id],
+    );
+    expect(spend).toEqual([{ tasks: 1, usd: taskCost(100).toFixed(6) }]);
+    expect(serpTaskListPrice(100)).toBe(taskCost(100));
+    expect(serpTaskListPrice(10)).toBe(0.0006);
+    expect(serpTaskListPrice(700)).toBe(taskCost(700));
   });
 
   it('a worker killed between post and collect: another one collects it; a task fetched but not stored is collected again later', async () => {

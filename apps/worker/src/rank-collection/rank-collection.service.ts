@@ -9,6 +9,7 @@ import {
   SerpTaskRequest,
   noResultsCheck,
   serpCheck,
+  serpTaskListPrice,
 } from '@app/providers';
 import { ClaimedKeyword, OpenTask, PostRecord, SerpTasksRepository } from './serp-tasks.repository';
 
@@ -142,14 +143,17 @@ export class RankCollectionService {
       );
       return [];
     });
+    const adoptedCost = serpTaskListPrice(this.config.rankCollection.checkDepth);
     for (const ready of listed) {
       const tag = parseTaskTag(ready.tag);
-      const task = await this.tasks.openTask(
-        ready.id,
-        tag?.keywordId ?? null,
-        tag?.day ?? null,
-        now,
-      );
+      const task = await this.tasks.openTask(ready.id, tag?.keywordId ?? null, tag?.day ?? null, now, {
+        endpoint: SERP_TASK_POST_ENDPOINT,
+        cost: adoptedCost,
+      });
+      if (task?.adopted) {
+        metrics.providerSpendUsd.inc(label, adoptedCost);
+        metrics.providerTasks.inc({ ...label, result: 'adopted' });
+      }
       if (task) await this.collectOne(task, result, seen);
     }
     const overdue = await this.tasks.overdue(

@@ -20,6 +20,8 @@ export interface OpenTask {
   check_date: string;
   task_id: string;
   domain: string;
+  /** Set when the task was adopted from tasks_ready (its post answer was lost). */
+  adopted?: true;
 }
 
 /** One posted task's answer to record: its id, or why it was not created. */
@@ -142,8 +144,17 @@ export class SerpTasksRepository {
     );
   }
 
-  /** The open task of a provider task id, or of its tag's keyword and day when posted unrecorded. */
-  async openTask(taskId: string, keywordId: number | null, day: string | null, now: Date) {
+  /**
+   * The open task of a provider task id, or of its tag's keyword and day when posted
+   * unrecorded (then adopted, at `adopted.cost` on the spend ledger).
+   */
+  async openTask(
+    taskId: string,
+    keywordId: number | null,
+    day: string | null,
+    now: Date,
+    adopted: { endpoint: string; cost: number },
+  ): Promise<OpenTask | null> {
     const byId = await this.sql.one<OpenTask>(
       `SELECT t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain
        FROM rank_serp_tasks t JOIN tracked_keywords k ON k.id = t.keyword_id
@@ -152,24 +163,39 @@ export class SerpTasksRepository {
       [taskId],
     );
     if (byId || keywordId === null || day === null) return byId ?? null;
-    return this.adopt(taskId, keywordId, day, now);
+    return this.adopt(taskId, keywordId, day, now, adopted);
   }
 
   /**
    * A task the provider holds whose post answer was never recorded (the worker stopped
    * between posting and recording): its claim takes the task id, so it is collected, not
-   * posted again.
+   * posted again; its charge (the list price: the real one was in the lost answer) goes to
+   * the task row and the spend ledger in the same transaction.
    */
-  private async adopt(taskId: string, keywordId: number, day: string, now: Date) {
-    const row = await this.sql.one<OpenTask>(
-      `UPDATE rank_serp_tasks t SET state = 'posted', task_id = $1, posted_at = $4, updated_at = $4
-       FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id
-       WHERE k.id = t.keyword_id AND t.keyword_id = $2 AND t.check_date = $3::date
-         AND t.state IN ('claimed', 'failed') AND t.task_id IS NULL
-       RETURNING t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain`,
-      [taskId, keywordId, day, now],
-    );
-    return row ?? null;
+  private adopt(
+    taskId: string,
+    keywordId: number,
+    day: string,
+    now: Date,
+    adopted: { endpoint: string; cost: number },
+  ): Promise<OpenTask | null> {
+    return this.sql.transaction(async (tx) => {
+      const row = await tx.one<OpenTask & { account_id: number }>(
+        `UPDATE rank_serp_tasks t SET state = 'posted', task_id = $1, posted_at = $4, updated_at = $4,
+           cost = t.cost + $5
+         FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id
+         WHERE k.id = t.keyword_id AND t.keyword_id = $2 AND t.check_date = $3::date
+           AND t.state IN ('claimed', 'failed') AND t.task_id IS NULL
+         RETURNING t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id,
+           p.domain, t.account_id`,
+        [taskId, keywordId, day, now, adopted.cost],
+      );
+      if (!row) return null;
+      const { account_id: accountId, ...task } = row;
+      const charged = { keywordId, accountId, taskId, failure: null, cost: adopted.cost };
+      await this.addSpend(tx, day, adopted.endpoint, [charged]);
+      return { ...task, adopted: true as const };
+    });
   }
 
   /** Posted tasks not heard of since `before` (missed by tasks_ready), oldest first. */

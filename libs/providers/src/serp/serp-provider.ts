@@ -31,6 +31,17 @@ export type SerpPosted =
       cost: number;
     };
 
+/**
+ * DataForSEO's list price of one Google Organic standard-queue task at normal priority: the
+ * first page of 10 results $0.0006, each further page 75 % of it, $0.00045
+ * (collectors-wire.md §2). The post answer's `cost` is the authority; this prices only a task
+ * whose post answer was lost (adopted from tasks_ready), so the ledger still holds it.
+ */
+export function serpTaskListPrice(depth: number): number {
+  const pages = Math.max(1, Math.ceil(depth / 10));
+  return Math.round((0.0006 + (pages - 1) * 0.00045) * 1e6) / 1e6;
+}
+
 export interface SerpReadyTask {
   id: string;
   tag: string | null;
