@@ -146,10 +146,16 @@ export class RankCollectionService {
     const adoptedCost = serpTaskListPrice(this.config.rankCollection.checkDepth);
     for (const ready of listed) {
       const tag = parseTaskTag(ready.tag);
-      const task = await this.tasks.openTask(ready.id, tag?.keywordId ?? null, tag?.day ?? null, now, {
-        endpoint: SERP_TASK_POST_ENDPOINT,
-        cost: adoptedCost,
-      });
+      const task = await this.tasks.openTask(
+        ready.id,
+        tag?.keywordId ?? null,
+        tag?.day ?? null,
+        now,
+        {
+          endpoint: SERP_TASK_POST_ENDPOINT,
+          cost: adoptedCost,
+        },
+      );
       if (task?.adopted) {
         metrics.providerSpendUsd.inc(label, adoptedCost);
         metrics.providerTasks.inc({ ...label, result: 'adopted' });
