@@ -537,8 +537,10 @@ export interface components {
                 resets_at?: string;
                 /** @description 429 QUOTA_EXCEEDED on /site-audit: which quota is used up */
                 quota?: string;
-                /** @description How much of that quota is used */
+                /** @description How much of that quota (or of tracked_keywords) is used */
                 used?: number;
+                /** @description 402 on a tracked_keywords limit: the new items the refused batch held */
+                requested?: number;
                 /** @description 402: credits the request needs */
                 credits_required?: number;
             };
@@ -2864,7 +2866,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created (200 with the same shape when the domain is already tracked) */
+            /** @description Created (the same answer with status 200 when the account already tracks the domain) */
             201: {
                 headers: {
                     /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */

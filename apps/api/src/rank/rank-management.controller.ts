@@ -68,7 +68,8 @@ export class RankManagementController {
       '`exact_host`. `tracking` (default true): whether the service checks the keywords daily.',
     answer: RankProjectAnswerSchema,
     status: 201,
-    answerDescription: 'Created (200 with the same shape when the domain is already tracked)',
+    answerDescription:
+      'Created (the same answer with status 200 when the account already tracks the domain)',
     errors: ['validation'],
     sample: {
       body: { domain: 'example.com', name: 'Example' },
