@@ -98,10 +98,10 @@ export class RankManagementController {
     answer: RankProjectAnswerSchema,
     errors: ['notFound', 'validation'],
     sample: {
-      path: { project_id: '123' },
+      path: { project_id: '89' },
       body: { tracking: false },
       typescript: [
-        'const { data } = await client.updateRankProject(123, { tracking: false });',
+        'const { data } = await client.updateRankProject(89, { tracking: false });',
         'console.log(data.tracking);',
       ].join('\n'),
       pythonPrint: 'answer["data"]["tracking"]',
@@ -125,9 +125,9 @@ export class RankManagementController {
     answer: RankProjectDeletedAnswerSchema,
     errors: ['notFound'],
     sample: {
-      path: { project_id: '123' },
+      path: { project_id: '90' },
       typescript: [
-        'const { data } = await client.deleteRankProject(123);',
+        'const { data } = await client.deleteRankProject(90);',
         'console.log(data.keywords_deleted);',
       ].join('\n'),
       pythonPrint: 'answer["data"]["keywords_deleted"]',
@@ -159,10 +159,10 @@ export class RankManagementController {
     answer: RankKeywordsAddedAnswerSchema,
     errors: ['notFound', 'validation', 'trackedKeywordsLimit'],
     sample: {
-      path: { project_id: '123' },
+      path: { project_id: '89' },
       body: { keywords: ['running shoes', { keyword: 'trail shoes', device: 'mobile' }] },
       typescript: [
-        'const { data } = await client.addRankKeywords(123, {',
+        'const { data } = await client.addRankKeywords(89, {',
         "  keywords: ['running shoes', { keyword: 'trail shoes', device: 'mobile' }],",
         '});',
         'console.log(data.added.length, data.already_tracked.length, data.tracked_keywords);',
@@ -217,9 +217,9 @@ export class RankManagementController {
     answer: RankKeywordDeletedAnswerSchema,
     errors: ['notFound'],
     sample: {
-      path: { keyword_id: '123' },
+      path: { keyword_id: '124' },
       typescript: [
-        'const { data } = await client.deleteRankKeyword(123);',
+        'const { data } = await client.deleteRankKeyword(124);',
         'console.log(data.deleted);',
       ].join('\n'),
       pythonPrint: 'answer["data"]["deleted"]',
