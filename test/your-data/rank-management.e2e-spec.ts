@@ -739,8 +739,11 @@ describe('rank tracking management: /api/v1/rank/projects and /rank/keywords wri
         const res = await api(capped, method, path, body);
         expect([method, path, res.status]).toEqual([method, path, 200]);
       }
-      // Every management call above was counted: 2 + 6.
+      // Every management call above was counted: 2 + 6, in the your-data group.
       expect((await counted()) - before).toBe(8);
+      const history = await (await signIn(t.url, capped.id)).get('/usage/history?days=1');
+      const today = history.body.data.days.at(-1) as Record<string, number>;
+      expect(today).toMatchObject({ your_data: 8, research: 0 });
     });
   });
 
