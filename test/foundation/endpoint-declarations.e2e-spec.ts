@@ -201,8 +201,10 @@ describe('endpoint declarations: every public route is declared, documented and 
     const calls = answerCalls({
       get: none,
       post: none,
+      patch: none,
+      del: none,
       siteOrigin: () => 'http://127.0.0.1',
-      ids: { keyword: 0, property: 0, aiProject: 0 },
+      ids: { project: 0, keyword: 0, property: 0, aiProject: 0, spareProject: 0, spareKeyword: 0 },
     });
     expect(Object.keys(calls).sort()).toEqual(routeKeys());
   });
