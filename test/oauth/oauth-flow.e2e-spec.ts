@@ -37,7 +37,7 @@ describe('OAuth authorization server: discovery, authorization code + PKCE, toke
       expect(await res.json()).toMatchObject({
         resource: `${base}/mcp`,
         authorization_servers: [base],
-        scopes_supported: ['seo:read'],
+        scopes_supported: ['seo:read', 'seo:write'],
         bearer_methods_supported: ['header'],
         resource_name: expect.any(String),
       });
@@ -55,7 +55,7 @@ describe('OAuth authorization server: discovery, authorization code + PKCE, toke
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: expect.arrayContaining(['none']),
-      scopes_supported: ['seo:read'],
+      scopes_supported: ['seo:read', 'seo:write'],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
     });
@@ -136,7 +136,7 @@ describe('OAuth authorization server: discovery, authorization code + PKCE, toke
     expect(tokens.json).toMatchObject({
       token_type: expect.stringMatching(/^bearer$/i),
       expires_in: 3600,
-      scope: 'seo:read',
+      scope: 'seo:read seo:write',
     });
     const access = tokens.json.access_token as string;
     const refresh = tokens.json.refresh_token as string;

@@ -1,6 +1,7 @@
 import { SeoApiClient, SeoApiError } from '@seo-api/client';
 import {
   ApiFailure,
+  ApiMethod,
   ApiResult,
   ApiSuccess,
   QueryValue,
@@ -54,7 +55,7 @@ export class ApiClient implements ToolBackend {
 
   /** `path` is relative to /api/v1 and must start with a slash. */
   async request(
-    method: 'GET' | 'POST',
+    method: ApiMethod,
     path: string,
     options: RequestOptions = {},
   ): Promise<ApiResult> {

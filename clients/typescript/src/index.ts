@@ -522,7 +522,7 @@ export class SeoApiClient {
    * (`init.idempotencyKey`, else a new random one), the same on each of its retries.
    */
   async request(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     init: {
       query?: Record<string, string | number | boolean | undefined>;
