@@ -182,6 +182,30 @@ describe('OAuth authorization server: discovery, authorization code + PKCE, toke
     expect(after.json.error).toBe('invalid_grant');
   });
 
+  it('a refresh never widens the grant, and its scope names what the token carries (issue 38)', async () => {
+    const narrow = await connect(base, person, undefined, 'seo:read');
+    expect(narrow.tokens.scope).toBe('seo:read');
+    const client_id = narrow.client.client_id as string;
+    const wider = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: narrow.refresh,
+      client_id,
+      scope: 'seo:read seo:write',
+    });
+    expect(wider).toMatchObject({ status: 400, json: { error: 'invalid_scope' } });
+
+    const full = await connect(base, person);
+    expect(full.tokens.scope).toBe('seo:read seo:write');
+    // Asking for less: the token still carries the grant's scopes, and the answer says so.
+    const fewer = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: full.refresh,
+      client_id: full.client.client_id as string,
+      scope: 'seo:read',
+    });
+    expect(fewer).toMatchObject({ status: 200, json: { scope: 'seo:read seo:write' } });
+  });
+
   it('OAuth access tokens are not API keys: 401 on /api/v1', async () => {
     const { access } = await connect(base, person);
     const res = await app.t.http().get('/api/v1/usage').set(bearer(access));
