@@ -64,7 +64,10 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
   let doc: Doc;
   let work: string;
   let site: FixtureSite;
-  const ids = { keyword: 0, property: 0, aiProject: 0, job: '' };
+  const ids = { keyword: 0, property: 0, aiProject: 0, job: '', rankProject: 0 };
+  // What the delete samples remove: one project and one keyword for each language's run.
+  const spareProjects: number[] = [];
+  const spareKeywords: number[] = [];
 
   beforeAll(async () => {
     build = buildClient();
@@ -78,6 +81,11 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
     await admin.credits(acc.id, 10);
     const project = await yd.rankProject(acc.id, 'example.com', 'Example');
     ids.keyword = await yd.keyword(project, 'running shoes');
+    ids.rankProject = project;
+    for (let i = 0; i < 3; i++) {
+      spareProjects.push(await yd.rankProject(acc.id, `spare-${i}.example.com`, 'Spare'));
+      spareKeywords.push(await yd.keyword(project, `spare keyword ${i}`));
+    }
     ids.property = await yd.gscProperty(acc.id);
     ids.aiProject = await yd.aiProject(acc.id);
     await yd.scan(ids.aiProject, scanBody('2026-01-05'));
@@ -105,6 +113,19 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
     ] as const) {
       out = out.split(`${name}=${example}`).join(`${name}=${real}`);
       out = out.split(`${name}: ${example}`).join(`${name}: ${real}`);
+    }
+    // The rank-management samples: project 89 and keyword 123 are the account's; project 90
+    // and keyword 124 are deleted, so each run of them gets a spare of its own.
+    const rank: Array<[string[], () => number]> = [
+      [['/rank/projects/89', 'RankProject(89', 'RankKeywords(89'], () => ids.rankProject],
+      [['/rank/keywords/123', 'RankKeyword(123'], () => ids.keyword],
+      [['/rank/projects/90', 'RankProject(90'], () => spareProjects.shift()!],
+      [['/rank/keywords/124', 'RankKeyword(124'], () => spareKeywords.shift()!],
+    ];
+    for (const [forms, real] of rank) {
+      if (!forms.some((f) => out.includes(f))) continue;
+      const id = String(real());
+      for (const form of forms) out = out.split(form).join(form.replace(/\d+$/, id));
     }
     // The audit samples crawl a local fixture site (the test has no outside network).
     out = out.split('https://example.com/').join(`${site.origin}/`);

@@ -87,6 +87,7 @@ describe('Admin API: accounts, keys, credits (docs/api.md, "Admin API")', () => 
         site_audit_crawls_per_month: expect.any(Number),
         site_audit_pages_per_crawl: expect.any(Number),
         site_audit_rolling_page_budget: expect.any(Number),
+        tracked_keywords: 500,
       });
       expect(res.body.data.usage).toMatchObject({
         api_calls_per_month: 1,

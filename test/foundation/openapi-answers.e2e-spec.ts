@@ -71,19 +71,38 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
       .send(body as object);
     return key ? r.set(bearer(key)) : r;
   };
+  const patch = (key: string | null, path: string, body: unknown) => {
+    const r = request(t.url)
+      .patch(path)
+      .send(body as object);
+    return key ? r.set(bearer(key)) : r;
+  };
+  const del = (key: string | null, path: string) => {
+    const r = request(t.url).delete(path);
+    return key ? r.set(bearer(key)) : r;
+  };
 
   // Ids filled in by beforeAll: the account's own data and another account's.
-  const ids = { project: 0, keyword: 0, property: 0, aiProject: 0, aiEmpty: 0 };
+  const ids = {
+    project: 0,
+    keyword: 0,
+    property: 0,
+    aiProject: 0,
+    aiEmpty: 0,
+    spareProject: 0,
+    spareKeyword: 0,
+  };
   const foreign = { project: 0, keyword: 0, property: 0, aiProject: 0 };
 
   /** A valid call of each public operation, for the account given. */
-  const calls = answerCalls({ get, post, siteOrigin: () => site.origin, ids });
+  const calls = answerCalls({ get, post, patch, del, siteOrigin: () => site.origin, ids });
   /** Every declared public route (@Endpoint); endpoint-declarations checks each has a call. */
   const operations = declaredEndpoints().map((e) => ({
     key: `${e.method} ${e.path}`,
     method: e.method,
     path: e.path,
     group: e.declaration.group,
+    status: e.declaration.status ?? 200,
   }));
   const yourDataOps = operations.filter((o) => o.group === 'your-data');
 
@@ -112,6 +131,10 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
     ids.project = await yd.rankProject(acc.id, 'example.com', 'Example');
     ids.keyword = await yd.keyword(ids.project, 'running shoes');
     await yd.keyword(ids.project, 'never checked');
+    // What the delete calls remove: a project, and a keyword of another project.
+    ids.spareProject = await yd.rankProject(acc.id, 'spare.example.com', 'Spare');
+    const spares = await yd.rankProject(acc.id, 'spare-keywords.example.com', 'Spare keywords');
+    ids.spareKeyword = await yd.keyword(spares, 'spare keyword');
     await yd.checks(ids.keyword, [
       {
         check_date: yesterday,
@@ -256,8 +279,13 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
     });
 
     it('your-data: rank keywords and history, GSC properties and queries, AI projects and share of voice', async () => {
-      for (const { key, method, path } of yourDataOps)
-        documented(method, path, await calls[key](acc.key), 200);
+      for (const { key, method, path, status } of yourDataOps)
+        documented(method, path, await calls[key](acc.key), status);
+      // rank management (an extension): a project the account already has is answered 200,
+      // with the body the document describes for the 201 (one success status per operation)
+      const tracked = await post(acc.key, '/api/v1/rank/projects', { domain: 'example.com' });
+      expect(tracked.status).toBe(200);
+      expect(v.problems('post', '/api/v1/rank/projects', 201, tracked.body)).toEqual([]);
       // the other documented variants: one project's keywords, a never-scanned project
       const one = await get(acc.key, '/api/v1/rank/keywords', { project_id: ids.project });
       documented('get', '/api/v1/rank/keywords', one, 200);
@@ -371,6 +399,35 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
       ];
       for (const [path, query] of cases)
         documented('get', path, await get(acc.key, path, query), 404);
+      const writes: Array<[string, string, () => Promise<Answer>]> = [
+        [
+          'patch',
+          '/api/v1/rank/projects/{project_id}',
+          () => patch(acc.key, `/api/v1/rank/projects/${foreign.project}`, { name: 'x' }),
+        ],
+        [
+          'delete',
+          '/api/v1/rank/projects/{project_id}',
+          () => del(acc.key, `/api/v1/rank/projects/${foreign.project}`),
+        ],
+        [
+          'post',
+          '/api/v1/rank/projects/{project_id}/keywords',
+          () =>
+            post(acc.key, `/api/v1/rank/projects/${foreign.project}/keywords`, { keywords: ['a'] }),
+        ],
+        [
+          'patch',
+          '/api/v1/rank/keywords/{keyword_id}',
+          () => patch(acc.key, `/api/v1/rank/keywords/${foreign.keyword}`, { status: 'paused' }),
+        ],
+        [
+          'delete',
+          '/api/v1/rank/keywords/{keyword_id}',
+          () => del(acc.key, `/api/v1/rank/keywords/${foreign.keyword}`),
+        ],
+      ];
+      for (const [method, path, call] of writes) documented(method, path, await call(), 404);
     });
 
     it('422 VALIDATION_ERROR: a missing or invalid parameter of each operation that takes one', async () => {
@@ -399,6 +456,22 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
           'get',
           '/api/v1/ai-visibility/share-of-voice',
           () => get(acc.key, '/api/v1/ai-visibility/share-of-voice'),
+        ],
+        ['post', '/api/v1/rank/projects', () => post(acc.key, '/api/v1/rank/projects', {})],
+        [
+          'patch',
+          '/api/v1/rank/projects/{project_id}',
+          () => patch(acc.key, `/api/v1/rank/projects/${ids.project}`, { match: 'exact' }),
+        ],
+        [
+          'post',
+          '/api/v1/rank/projects/{project_id}/keywords',
+          () => post(acc.key, `/api/v1/rank/projects/${ids.project}/keywords`, { keywords: [] }),
+        ],
+        [
+          'patch',
+          '/api/v1/rank/keywords/{keyword_id}',
+          () => patch(acc.key, `/api/v1/rank/keywords/${ids.keyword}`, { status: 'error' }),
         ],
       ];
       for (const [method, path, call] of cases) {
@@ -437,14 +510,25 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
           { url: `${site.origin}/`, max_pages: 5, depth: 2 },
           { url: `${site.origin}/`, max_pages: 6, depth: 2 },
         ],
+        '/api/v1/rank/projects': [{ domain: 'keyed.example.com' }, { domain: 'other.example.com' }],
+        [`/api/v1/rank/projects/${ids.project}/keywords`]: [
+          { keywords: ['keyed keyword'] },
+          { keywords: ['other keyword'] },
+        ],
       };
       for (const [path, [body, other]] of Object.entries(bodies)) {
         const key = `openapi-${path}`;
         const first = await keyed(path, key, body);
         const replay = await keyed(path, key, body);
         expect(replay.headers['idempotent-replayed']).toBe('true');
-        documented('post', path, replay, first.status);
-        documented('post', path, await keyed(path, key, other), 422);
+        // The operation, and the route and path parameters the guard keeps with the key.
+        const projectId = /\/rank\/projects\/(\d+)\//.exec(path)?.[1];
+        const at = (name: string) => path.replace(`/projects/${projectId}/`, `/projects/${name}/`);
+        const op = projectId ? at('{project_id}') : path;
+        const route = projectId ? at(':project_id') : path;
+        const params: Record<string, string> = projectId ? { project_id: projectId } : {};
+        documented('post', op, replay, first.status);
+        documented('post', op, await keyed(path, key, other), 422);
         // A claim still running (as a request in flight holds it).
         const now = t.clock.now();
         await t.db.query(
@@ -453,15 +537,15 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
           [
             acc.id,
             `${key}-running`,
-            `POST ${path}`,
-            requestHash({ params: {}, query: {}, body }),
+            `POST ${route}`,
+            requestHash({ params, query: {}, body }),
             new Date(now.getTime() + 60_000),
             now,
             new Date(now.getTime() + 86_400_000),
           ],
         );
         const running = await keyed(path, `${key}-running`, body);
-        documented('post', path, running, 409);
+        documented('post', op, running, 409);
         expect((running.body.error as { code: string }).code).toBe('ALREADY_RUNNING');
       }
     });
@@ -483,6 +567,14 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
       const audit = await calls['post /api/v1/site-audit'](noKeywords.key);
       documented('post', '/api/v1/site-audit', audit, 429);
       expect(audit.body.meta).toMatchObject({ quota: 'site_audit_crawls_per_month' });
+      // rank management (an extension): a batch past the tracked_keywords limit
+      const full = await account('pro', { ...POLLING_OVERRIDES, tracked_keywords: 1 });
+      const project = await yd.rankProject(full.id, 'full.example.com', 'Full');
+      const refused = await post(full.key, `/api/v1/rank/projects/${project}/keywords`, {
+        keywords: ['one', 'two'],
+      });
+      documented('post', '/api/v1/rank/projects/{project_id}/keywords', refused, 402);
+      expect(refused.body.meta).toMatchObject({ limit: 1, used: 0, requested: 2 });
     });
 
     it('409 ALREADY_RUNNING: the same research twice at once; 502 UPSTREAM_ERROR: no data upstream', async () => {

@@ -13,6 +13,7 @@ export interface SignedInUser {
   get(path: string): request.Test;
   post(path: string, body?: unknown): request.Test;
   put(path: string, body: unknown): request.Test;
+  patch(path: string, body: unknown): request.Test;
   delete(path: string): request.Test;
 }
 
@@ -50,6 +51,11 @@ export async function signIn(url: string, accountId: number): Promise<SignedInUs
     put: (path, body) =>
       request(url)
         .put(base(path))
+        .set('Cookie', cookie)
+        .send(body as object),
+    patch: (path, body) =>
+      request(url)
+        .patch(base(path))
         .set('Cookie', cookie)
         .send(body as object),
     delete: (path) => request(url).delete(base(path)).set('Cookie', cookie),

@@ -126,11 +126,26 @@ export type CallAnswer = { status: number; body: Record<string, unknown> };
 export interface CallContext {
   get: (key: string | null, path: string, query?: Record<string, unknown>) => Promise<CallAnswer>;
   post: (key: string | null, path: string, body: unknown) => Promise<CallAnswer>;
+  patch: (key: string | null, path: string, body: unknown) => Promise<CallAnswer>;
+  del: (key: string | null, path: string) => Promise<CallAnswer>;
   /** Origin of the local site the audits crawl. */
   siteOrigin: () => string;
-  /** The account's own keyword, GSC property and AI-visibility project. */
-  ids: { keyword: number; property: number; aiProject: number };
+  /**
+   * The account's own rank project and keyword, GSC property and AI-visibility project, and
+   * a rank project and keyword of its own that the delete calls may remove.
+   */
+  ids: {
+    project: number;
+    keyword: number;
+    property: number;
+    aiProject: number;
+    spareProject: number;
+    spareKeyword: number;
+  };
 }
+
+/** A new domain for each create call (so that it answers 201). */
+let createdDomains = 0;
 
 /**
  * A valid call of each public operation ("<method> <OpenAPI path>"), for the account given:
@@ -154,6 +169,21 @@ export function answerCalls(
     'get /api/v1/rank/keywords': (key) => c.get(key, '/api/v1/rank/keywords'),
     'get /api/v1/rank/history': (key) =>
       c.get(key, '/api/v1/rank/history', { keyword_id: c.ids.keyword }),
+    'get /api/v1/rank/projects': (key) => c.get(key, '/api/v1/rank/projects'),
+    'post /api/v1/rank/projects': (key) =>
+      c.post(key, '/api/v1/rank/projects', { domain: `new-${++createdDomains}.example.com` }),
+    'patch /api/v1/rank/projects/{project_id}': (key) =>
+      c.patch(key, `/api/v1/rank/projects/${c.ids.project}`, { name: 'Example' }),
+    'delete /api/v1/rank/projects/{project_id}': (key) =>
+      c.del(key, `/api/v1/rank/projects/${c.ids.spareProject}`),
+    'post /api/v1/rank/projects/{project_id}/keywords': (key) =>
+      c.post(key, `/api/v1/rank/projects/${c.ids.project}/keywords`, {
+        keywords: ['running shoes', { keyword: 'Running  Shoes', device: 'desktop' }],
+      }),
+    'patch /api/v1/rank/keywords/{keyword_id}': (key) =>
+      c.patch(key, `/api/v1/rank/keywords/${c.ids.keyword}`, { status: 'active' }),
+    'delete /api/v1/rank/keywords/{keyword_id}': (key) =>
+      c.del(key, `/api/v1/rank/keywords/${c.ids.spareKeyword}`),
     'get /api/v1/gsc/properties': (key) => c.get(key, '/api/v1/gsc/properties'),
     'get /api/v1/gsc/queries': (key) =>
       c.get(key, '/api/v1/gsc/queries', { property_id: c.ids.property }),

@@ -31,6 +31,9 @@ export type SiteAuditResult = Schemas['SiteAuditResult'];
 export type TrackedKeyword = Schemas['TrackedKeyword'];
 export type RankKeywords = Schemas['RankKeywords'];
 export type RankHistory = Schemas['RankHistory'];
+export type RankProject = Schemas['RankProject'];
+export type RankProjects = Schemas['RankProjects'];
+export type RankKeywordsAdded = Schemas['RankKeywordsAdded'];
 export type GscProperty = Schemas['GscProperty'];
 export type GscProperties = Schemas['GscProperties'];
 export type GscQueries = Schemas['GscQueries'];
@@ -48,6 +51,10 @@ export type KeywordResearchRequest = BodyOf<'researchKeyword'>;
 export type SiteAuditRequest = BodyOf<'startSiteAudit'>;
 export type RankKeywordsQuery = QueryOf<'listRankKeywords'>;
 export type RankHistoryQuery = QueryOf<'getRankHistory'>;
+export type CreateRankProjectRequest = BodyOf<'createRankProject'>;
+export type UpdateRankProjectRequest = BodyOf<'updateRankProject'>;
+export type AddRankKeywordsRequest = BodyOf<'addRankKeywords'>;
+export type UpdateRankKeywordRequest = BodyOf<'updateRankKeyword'>;
 export type GscQueriesQuery = QueryOf<'queryGsc'>;
 export type ShareOfVoiceQuery = QueryOf<'getShareOfVoice'>;
 export type JobsQuery = QueryOf<'listJobs'>;
@@ -475,6 +482,104 @@ export class SeoApiClient {
   ): Promise<AnswerOf<Schemas['RankHistoryAnswer']>> {
     return this.unwrap(
       this.http.GET('/api/v1/rank/history', { params: { query }, signal: options?.signal }),
+    );
+  }
+
+  /** GET /rank/projects: the account's rank-tracking projects (your-data, an extension). */
+  rankProjects(options?: CallOptions): Promise<AnswerOf<Schemas['RankProjectsAnswer']>> {
+    return this.unwrap(this.http.GET('/api/v1/rank/projects', { signal: options?.signal }));
+  }
+
+  /**
+   * POST /rank/projects: creates a project of a domain (201), or answers the account's project
+   * of that domain unchanged (200). Your-data, an extension of the spec.
+   */
+  createRankProject(
+    body: CreateRankProjectRequest,
+    options?: PostOptions,
+  ): Promise<AnswerOf<Schemas['RankProjectAnswer']>> {
+    return this.unwrap(
+      this.http.POST('/api/v1/rank/projects', {
+        body,
+        headers: idempotencyHeader(options),
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /** PATCH /rank/projects/{project_id}: its name, match or tracking (your-data). */
+  updateRankProject(
+    projectId: number,
+    body: UpdateRankProjectRequest,
+    options?: CallOptions,
+  ): Promise<AnswerOf<Schemas['RankProjectAnswer']>> {
+    return this.unwrap(
+      this.http.PATCH('/api/v1/rank/projects/{project_id}', {
+        params: { path: { project_id: projectId } },
+        body,
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /** DELETE /rank/projects/{project_id}: the project, its keywords and their history (your-data). */
+  deleteRankProject(
+    projectId: number,
+    options?: CallOptions,
+  ): Promise<AnswerOf<Schemas['RankProjectDeletedAnswer']>> {
+    return this.unwrap(
+      this.http.DELETE('/api/v1/rank/projects/{project_id}', {
+        params: { path: { project_id: projectId } },
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /**
+   * POST /rank/projects/{project_id}/keywords: tracks 1-1,000 keywords (strings or objects with
+   * their own market and device); items already tracked come back under `already_tracked`,
+   * so re-sending is safe. Past the plan's tracked_keywords limit: SeoApiError 402, nothing added.
+   */
+  addRankKeywords(
+    projectId: number,
+    body: AddRankKeywordsRequest,
+    options?: PostOptions,
+  ): Promise<AnswerOf<Schemas['RankKeywordsAddedAnswer']>> {
+    return this.unwrap(
+      this.http.POST('/api/v1/rank/projects/{project_id}/keywords', {
+        params: { path: { project_id: projectId } },
+        body,
+        headers: idempotencyHeader(options),
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /** PATCH /rank/keywords/{keyword_id}: pauses a keyword or makes it active again (your-data). */
+  updateRankKeyword(
+    keywordId: number,
+    body: UpdateRankKeywordRequest,
+    options?: CallOptions,
+  ): Promise<AnswerOf<Schemas['RankKeywordAnswer']>> {
+    return this.unwrap(
+      this.http.PATCH('/api/v1/rank/keywords/{keyword_id}', {
+        params: { path: { keyword_id: keywordId } },
+        body,
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /** DELETE /rank/keywords/{keyword_id}: stops tracking a keyword, its history deleted (your-data). */
+  deleteRankKeyword(
+    keywordId: number,
+    options?: CallOptions,
+  ): Promise<AnswerOf<Schemas['RankKeywordDeletedAnswer']>> {
+    return this.unwrap(
+      this.http.DELETE('/api/v1/rank/keywords/{keyword_id}', {
+        params: { path: { keyword_id: keywordId } },
+        signal: options?.signal,
+      }),
     );
   }
 

@@ -290,10 +290,177 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rank/keywords/{keyword_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop tracking a keyword and delete its history
+         * @description **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        delete: operations["deleteRankKeyword"];
+        options?: never;
+        head?: never;
+        /**
+         * Pause a keyword (not checked, history kept) or make it active again
+         * @description A keyword never checked that is made active again is `pending` until its first check.
+         *
+         *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        patch: operations["updateRankKeyword"];
+        trace?: never;
+    };
+    "/api/v1/rank/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s rank-tracking projects with their keyword counts (oldest first)
+         * @description **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        get: operations["listRankProjects"];
+        put?: never;
+        /**
+         * Create a rank-tracking project (200 with the same record when the domain is tracked)
+         * @description The domain is stored normalised (lower case, no scheme, path, port or leading www.). 201 when created; 200 with the existing record, unchanged, when the account already tracks that domain. `match`: `domain` (default: the domain and its subdomains rank) or `exact_host`. `tracking` (default true): whether the service checks the keywords daily.
+         *
+         *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        post: operations["createRankProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rank/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a project with its keywords and their history
+         * @description **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        delete: operations["deleteRankProject"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a project, change its match or switch its tracking on or off
+         * @description **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        patch: operations["updateRankProject"];
+        trace?: never;
+    };
+    "/api/v1/rank/projects/{project_id}/keywords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Track a batch of 1-1,000 keywords in a project (re-sending is safe)
+         * @description Items are strings or objects `{keyword, country?, language?, device?}`; an item’s members win over the body’s, whose defaults are US, en, desktop. The keyword is trimmed and its inner spaces collapsed (1-200 characters). An item the project already tracks (same keyword compared case-insensitively, country, language, device) comes back under `already_tracked`, unchanged and not counted again. New keywords are `pending` until their first check. A batch that would pass the plan’s `tracked_keywords` limit adds nothing: 402 with meta.limit, meta.used and meta.requested (the new items).
+         *
+         *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        post: operations["addRankKeywords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        RankKeywordItemRequest: {
+            /**
+             * @description A supported market (GET /keyword-research/locations country_iso); default US
+             * @example US
+             */
+            country?: string;
+            /**
+             * @description default en
+             * @example en
+             * @enum {string}
+             */
+            language?: "en" | "es" | "fr" | "de" | "it" | "pt" | "nl" | "ru" | "ja" | "zh";
+            /**
+             * @default desktop
+             * @enum {string}
+             */
+            device?: "desktop" | "mobile";
+            /** @example running shoes */
+            keyword: string;
+        };
+        NewRankProjectRequest: {
+            /**
+             * @description Stored normalised: lower case, without scheme, path, port or a leading www. (https://www.Example.com/x → example.com)
+             * @example example.com
+             */
+            domain: string;
+            /** @description Defaults to the domain */
+            name?: string;
+            /**
+             * @default domain
+             * @enum {string}
+             */
+            match?: "domain" | "exact_host";
+            /**
+             * @description Whether the service checks the keywords daily
+             * @default true
+             */
+            tracking?: boolean;
+        };
+        RankProjectChangesRequest: {
+            name?: string;
+            /** @enum {string} */
+            match?: "domain" | "exact_host";
+            tracking?: boolean;
+        };
+        RankKeywordsBatchRequest: {
+            /**
+             * @description A supported market (GET /keyword-research/locations country_iso); default US
+             * @example US
+             */
+            country?: string;
+            /**
+             * @description default en
+             * @example en
+             * @enum {string}
+             */
+            language?: "en" | "es" | "fr" | "de" | "it" | "pt" | "nl" | "ru" | "ja" | "zh";
+            /**
+             * @default desktop
+             * @enum {string}
+             */
+            device?: "desktop" | "mobile";
+            /** @description Keywords: strings, or objects whose country, language and device win over the body’s */
+            keywords: (string | components["schemas"]["RankKeywordItemRequest"])[];
+        };
+        RankKeywordStatusRequest: {
+            /** @enum {string} */
+            status: "active" | "paused";
+        };
         SiteAuditRequest: {
             /**
              * @description Absolute http(s) URL to start crawling from (no credentials; must resolve to public addresses)
@@ -370,10 +537,290 @@ export interface components {
                 resets_at?: string;
                 /** @description 429 QUOTA_EXCEEDED on /site-audit: which quota is used up */
                 quota?: string;
-                /** @description How much of that quota is used */
+                /** @description How much of that quota (or of tracked_keywords) is used */
                 used?: number;
+                /** @description 402 on a tracked_keywords limit: the new items the refused batch held */
+                requested?: number;
                 /** @description 402: credits the request needs */
                 credits_required?: number;
+            };
+        };
+        TrackedKeyword: {
+            keyword_id: number;
+            keyword: string;
+            difficulty: number | null;
+            search_volume: number | null;
+            cpc: number | null;
+            /** @example us */
+            country: string;
+            /** @example en */
+            language: string;
+            /** @example desktop */
+            device: string;
+            /** @example active */
+            status: string;
+            project_id: number;
+            project_domain: string;
+            project_name: string;
+            /**
+             * @description null when never checked
+             * @example 2026-11-24
+             */
+            last_checked: string | null;
+            /** @description null when never checked or not ranked */
+            current_position: number | null;
+            previous_position: number | null;
+            /** @description previous − current: positive when the keyword moved up */
+            position_change: number | null;
+            landing_page: string | null;
+            gsc_clicks: number | null;
+            gsc_impressions: number | null;
+            /** @description Percent */
+            gsc_ctr: number | null;
+            local_pack: boolean | null;
+            featured_snippet: boolean | null;
+            ai_overview: boolean | null;
+        };
+        RankKeywords: {
+            keywords: components["schemas"]["TrackedKeyword"][];
+            count: number;
+        };
+        RankKeywordsAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RankKeywords"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+                /** @description The project asked for; null when omitted */
+                project_id: number | null;
+                limit: number;
+                /** @description Keywords skipped (the offset asked for, 0 when omitted) */
+                offset: number;
+                /** @description Keywords matching (the account’s, or the project’s), across all pages */
+                total: number;
+                /**
+                 * @description Path and query of the next page (same project_id and limit); null on the last page
+                 * @example /api/v1/rank/keywords?limit=100&offset=100
+                 */
+                next: string | null;
+            };
+        };
+        RankHistory: {
+            keyword: {
+                id: number;
+                keyword: string;
+                project_id: number;
+                domain: string;
+                /** @description Project name */
+                project: string;
+            };
+            /** @description Newest first */
+            history: {
+                /**
+                 * @description Date, YYYY-MM-DD
+                 * @example 2026-11-24
+                 */
+                check_date: string;
+                /** @description null when not ranked that day */
+                position: number | null;
+                previous_position: number | null;
+                /** @description previous − position: positive when it moved up */
+                change: number | null;
+                landing_page: string | null;
+                gsc_clicks: number | null;
+                gsc_impressions: number | null;
+                gsc_ctr: number | null;
+                gsc_average_position: number | null;
+                featured_snippet: boolean;
+                ai_overview: boolean;
+                people_also_ask: boolean;
+                local_pack: boolean;
+                images: boolean;
+                videos: boolean;
+                shopping: boolean;
+                knowledge_graph: boolean;
+                sitelinks: boolean;
+            }[];
+            trend: {
+                /** @description Position at the oldest check in the window */
+                first: number | null;
+                /** @description Position at the most recent check */
+                latest: number | null;
+                /** @description Lowest number reached; null when never ranked */
+                best: number | null;
+                /** @description Highest number reached; null when never ranked */
+                worst: number | null;
+            };
+        };
+        RankHistoryAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RankHistory"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+                days_requested: number;
+                /** @description Checks in the window (history entries) */
+                points: number;
+            };
+        };
+        RankProject: {
+            project_id: number;
+            /**
+             * @description Normalised: lower case, no scheme, path, port or leading www.
+             * @example example.com
+             */
+            domain: string;
+            /** @description Defaults to the domain */
+            name: string;
+            /**
+             * @description domain: the domain and its subdomains rank; exact_host: only the exact host
+             * @enum {string}
+             */
+            match: "domain" | "exact_host";
+            /** @description Whether the service checks the keywords daily */
+            tracking: boolean;
+            keywords_count: number;
+            /**
+             * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-24 09:30:00
+             */
+            created_at: string;
+            /**
+             * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-24 09:30:00
+             */
+            updated_at: string;
+        };
+        RankProjects: {
+            projects: components["schemas"]["RankProject"][];
+            count: number;
+        };
+        RankProjectsAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RankProjects"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        RankProjectAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RankProject"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        RankProjectDeleted: {
+            project_id: number;
+            /** @enum {boolean} */
+            deleted: true;
+            /** @description Its keywords, deleted with their history */
+            keywords_deleted: number;
+        };
+        RankProjectDeletedAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RankProjectDeleted"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        RankKeywordsAdded: {
+            /** @description New keywords (status pending) */
+            added: components["schemas"]["TrackedKeyword"][];
+            /** @description Items the project already tracks (same keyword, country, language, device), unchanged */
+            already_tracked: components["schemas"]["TrackedKeyword"][];
+            tracked_keywords: {
+                /** @description Keywords the account tracks after this batch */
+                used: number;
+                /** @description The plan’s tracked_keywords limit (with overrides) */
+                limit: number;
+            };
+        };
+        RankKeywordsAddedAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RankKeywordsAdded"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        RankKeywordAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["TrackedKeyword"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        RankKeywordDeleted: {
+            keyword_id: number;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        RankKeywordDeletedAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RankKeywordDeleted"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
             };
         };
         UsageRecord: {
@@ -846,138 +1293,6 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
-            };
-        };
-        TrackedKeyword: {
-            keyword_id: number;
-            keyword: string;
-            difficulty: number | null;
-            search_volume: number | null;
-            cpc: number | null;
-            /** @example us */
-            country: string;
-            /** @example en */
-            language: string;
-            /** @example desktop */
-            device: string;
-            /** @example active */
-            status: string;
-            project_id: number;
-            project_domain: string;
-            project_name: string;
-            /**
-             * @description null when never checked
-             * @example 2026-11-24
-             */
-            last_checked: string | null;
-            /** @description null when never checked or not ranked */
-            current_position: number | null;
-            previous_position: number | null;
-            /** @description previous − current: positive when the keyword moved up */
-            position_change: number | null;
-            landing_page: string | null;
-            gsc_clicks: number | null;
-            gsc_impressions: number | null;
-            /** @description Percent */
-            gsc_ctr: number | null;
-            local_pack: boolean | null;
-            featured_snippet: boolean | null;
-            ai_overview: boolean | null;
-        };
-        RankKeywords: {
-            keywords: components["schemas"]["TrackedKeyword"][];
-            count: number;
-        };
-        RankKeywordsAnswer: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["RankKeywords"];
-            meta: {
-                /**
-                 * Format: date-time
-                 * @description When the answer was made, ISO 8601 with offset
-                 * @example 2026-11-24T09:30:00.000+00:00
-                 */
-                timestamp: string;
-                /** @description The request id (also the X-Request-Id header); quote it to support */
-                request_id: string;
-                /** @description The project asked for; null when omitted */
-                project_id: number | null;
-                limit: number;
-                /** @description Keywords skipped (the offset asked for, 0 when omitted) */
-                offset: number;
-                /** @description Keywords matching (the account’s, or the project’s), across all pages */
-                total: number;
-                /**
-                 * @description Path and query of the next page (same project_id and limit); null on the last page
-                 * @example /api/v1/rank/keywords?limit=100&offset=100
-                 */
-                next: string | null;
-            };
-        };
-        RankHistory: {
-            keyword: {
-                id: number;
-                keyword: string;
-                project_id: number;
-                domain: string;
-                /** @description Project name */
-                project: string;
-            };
-            /** @description Newest first */
-            history: {
-                /**
-                 * @description Date, YYYY-MM-DD
-                 * @example 2026-11-24
-                 */
-                check_date: string;
-                /** @description null when not ranked that day */
-                position: number | null;
-                previous_position: number | null;
-                /** @description previous − position: positive when it moved up */
-                change: number | null;
-                landing_page: string | null;
-                gsc_clicks: number | null;
-                gsc_impressions: number | null;
-                gsc_ctr: number | null;
-                gsc_average_position: number | null;
-                featured_snippet: boolean;
-                ai_overview: boolean;
-                people_also_ask: boolean;
-                local_pack: boolean;
-                images: boolean;
-                videos: boolean;
-                shopping: boolean;
-                knowledge_graph: boolean;
-                sitelinks: boolean;
-            }[];
-            trend: {
-                /** @description Position at the oldest check in the window */
-                first: number | null;
-                /** @description Position at the most recent check */
-                latest: number | null;
-                /** @description Lowest number reached; null when never ranked */
-                best: number | null;
-                /** @description Highest number reached; null when never ranked */
-                worst: number | null;
-            };
-        };
-        RankHistoryAnswer: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["RankHistory"];
-            meta: {
-                /**
-                 * Format: date-time
-                 * @description When the answer was made, ISO 8601 with offset
-                 * @example 2026-11-24T09:30:00.000+00:00
-                 */
-                timestamp: string;
-                /** @description The request id (also the X-Request-Id header); quote it to support */
-                request_id: string;
-                days_requested: number;
-                /** @description Checks in the window (history entries) */
-                points: number;
             };
         };
         GscProperty: {
@@ -2266,6 +2581,611 @@ export interface operations {
             };
             /** @description NOT_FOUND: Unknown, or not owned by the account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A parameter is missing or invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteRankKeyword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyword_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankKeywordDeletedAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Unknown, or not owned by the account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateRankKeyword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyword_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RankKeywordStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankKeywordAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Unknown, or not owned by the account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A parameter is missing or invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRankProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankProjectsAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createRankProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries of this POST safe: a repeat within 24 hours with the same key, route and JSON body answers the first answer again (with Idempotent-Replayed: true) and starts and charges nothing. 1-255 printable ASCII characters; a new one (e.g. a UUID) per logical request.
+                 * @example 5f0c1d8e-4b8a-4d3e-9a43-2f9e1c0b7a61
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewRankProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description Created (the same answer with status 200 when the account already tracks the domain) */
+            201: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankProjectAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ALREADY_RUNNING: The same request is already being fetched for the account; nothing is charged */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A parameter is missing or invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteRankProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankProjectDeletedAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Unknown, or not owned by the account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateRankProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RankProjectChangesRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankProjectAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Unknown, or not owned by the account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A parameter is missing or invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    addRankKeywords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries of this POST safe: a repeat within 24 hours with the same key, route and JSON body answers the first answer again (with Idempotent-Replayed: true) and starts and charges nothing. 1-255 printable ASCII characters; a new one (e.g. a UUID) per logical request.
+                 * @example 5f0c1d8e-4b8a-4d3e-9a43-2f9e1c0b7a61
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RankKeywordsBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankKeywordsAddedAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYMENT_REQUIRED: Feature quota used up and no credits remain */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Unknown, or not owned by the account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ALREADY_RUNNING: The same request is already being fetched for the account; nothing is charged */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

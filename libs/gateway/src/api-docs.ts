@@ -82,7 +82,13 @@ export const ErrorEnvelopeSchema = named(
         .string()
         .optional()
         .meta({ description: '429 QUOTA_EXCEEDED on /site-audit: which quota is used up' }),
-      used: z.int().optional().meta({ description: 'How much of that quota is used' }),
+      used: z
+        .int()
+        .optional()
+        .meta({ description: 'How much of that quota (or of tracked_keywords) is used' }),
+      requested: z.int().optional().meta({
+        description: '402 on a tracked_keywords limit: the new items the refused batch held',
+      }),
       credits_required: z.int().optional().meta({ description: '402: credits the request needs' }),
     }),
   }),

@@ -32,6 +32,13 @@ export const ERROR_EXAMPLES = {
       'The monthly backlinks quota is used up and no credits remain. Add credits to continue.',
     meta: { credits_required: 1 },
   },
+  trackedKeywordsLimit: {
+    code: 'PAYMENT_REQUIRED',
+    summary: 'The batch would pass the tracked_keywords limit; nothing was added',
+    message:
+      'This batch adds 3 new keywords, but the account tracks 499 of its 500 tracked keywords. Nothing was added: upgrade the plan, ask for a higher limit, or remove keywords.',
+    meta: { limit: 500, used: 499, requested: 3 },
+  },
   noApiAccess: {
     code: 'FORBIDDEN',
     summary: 'The plan lacks API access',

@@ -6,7 +6,10 @@ import {
   SERP_FEATURES,
   SerpFeature,
   Sql,
+  SqlScope,
+  SqlTx,
   TrackedKeywordEntity,
+  Upserted,
   upserted,
 } from '@app/database';
 import { CreateRankProjectDto, CreateTrackedKeywordDto, RankCheckDto } from './rank-ingestion.dto';
@@ -215,15 +218,34 @@ export class RankRepository {
     rows: KeywordPageRow[],
     today: string,
   ): Promise<KeywordPage> {
+    const { entries, lookedUp } = await this.renderEntries(sql, accountId, rows, today);
+    return {
+      entries: entries.map(([, json]) => json),
+      total: rows[0][5],
+      version: lookedUp ? null : rows[0][4],
+    };
+  }
+
+  /**
+   * The GET /rank/keywords entry of each row (id, json_head, json_members, json_latest or
+   * null when after `today`), in the rows' order; `lookedUp` when a row's latest had to be
+   * looked up (`latestJsonBefore`).
+   */
+  private async renderEntries(
+    sql: Sql,
+    accountId: number,
+    rows: Array<[number, string, string, string | null, ...unknown[]]>,
+    today: string,
+  ): Promise<{ entries: Array<[number, string]>; lookedUp: boolean }> {
     const ahead = rows.filter((r) => r[3] === null).map((r) => r[0]);
     const looked = ahead.length ? await this.latestJsonBefore(sql, accountId, ahead, today) : null;
-    const entries: string[] = [];
+    const entries: Array<[number, string]> = [];
     for (const [id, head, project, latest] of rows) {
       const checked = latest ?? looked?.get(id);
       // A keyword deleted between the two statements is left out.
-      if (checked !== undefined) entries.push(`{${head},${project},${checked}}`);
+      if (checked !== undefined) entries.push([id, `{${head},${project},${checked}}`]);
     }
-    return { entries, total: rows[0][5], version: looked ? null : rows[0][4] };
+    return { entries, lookedUp: looked !== null };
   }
 
   /** The number of keywords matching (see `keywordPage`). */
@@ -376,4 +398,262 @@ export class RankRepository {
   storeChecks(keywordId: number, checks: RankCheckDto[], now: Date): Promise<number | null> {
     return this.checks.storeChecks(keywordId, checks, now);
   }
+
+  // ---- Management (docs/rank-management.md): the account's own writes, ownership in every statement.
+
+  /** The account's projects with their keyword counts, oldest first. */
+  listProjects(accountId: number): Promise<ProjectViewRow[]> {
+    return this.sql.rows<ProjectViewRow>(
+      `${PROJECT_VIEW_SQL} WHERE p.account_id = $1 ORDER BY p.id`,
+      [accountId],
+    );
+  }
+
+  /** One project of the account, or null (missing or another account's). */
+  async project(accountId: number, projectId: number): Promise<ProjectViewRow | null> {
+    return (
+      (await this.sql.one<ProjectViewRow>(
+        `${PROJECT_VIEW_SQL} WHERE p.account_id = $1 AND p.id = $2`,
+        [accountId, projectId],
+      )) ?? null
+    );
+  }
+
+  /**
+   * Creates the account's project of a (normalised) domain, or answers the one it already
+   * has, unchanged: `created` tells which. Two concurrent creates of one domain answer the
+   * same record (the loser of the insert reads the winner's row).
+   */
+  async createProject(
+    accountId: number,
+    p: { domain: string; name: string; match: string; tracking: boolean },
+    now: Date,
+  ): Promise<Upserted<ProjectViewRow>> {
+    const inserted = await this.sql.one<{ id: number }>(
+      `INSERT INTO rank_projects (account_id, domain, name, match, tracking, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6)
+       ON CONFLICT ON CONSTRAINT rank_projects_natural_key DO NOTHING
+       RETURNING id`,
+      [accountId, p.domain, p.name, p.match, p.tracking, now],
+    );
+    const row = await this.sql.one<ProjectViewRow>(
+      `${PROJECT_VIEW_SQL} WHERE p.account_id = $1 AND p.domain = $2`,
+      [accountId, p.domain],
+    );
+    // The row exists either way: inserted here, or the conflicting one (committed).
+    return { row: row!, created: inserted !== undefined };
+  }
+
+  /** Sets the given members of the account's project; null when it is not the account's. */
+  async updateProject(
+    accountId: number,
+    projectId: number,
+    p: { name?: string; match?: string; tracking?: boolean },
+    now: Date,
+  ): Promise<ProjectViewRow | null> {
+    const updated = await this.sql.one<{ id: number }>(
+      `UPDATE rank_projects SET name = COALESCE($3, name), match = COALESCE($4, match),
+         tracking = COALESCE($5::boolean, tracking), updated_at = $6
+       WHERE id = $2 AND account_id = $1 RETURNING id`,
+      [accountId, projectId, p.name ?? null, p.match ?? null, p.tracking ?? null, now],
+    );
+    return updated ? this.project(accountId, projectId) : null;
+  }
+
+  /**
+   * Deletes the account's project, its keywords and their history and tasks (the foreign
+   * keys cascade; the rank version is bumped by the triggers of migration 1765100000000, so
+   * kept GET /rank/keywords pages are dropped on every instance). A bulk transaction: a
+   * project's history may hold millions of checks. null: not the account's project.
+   */
+  deleteProject(accountId: number, projectId: number): Promise<{ keywordsDeleted: number } | null> {
+    return this.sql.bulkTransaction(async (tx) => {
+      if ((await tx.lockAccountRow(RankProjectEntity, projectId)) !== accountId) return null;
+      const [{ n }] = await tx.rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM tracked_keywords WHERE account_id = $1 AND project_id = $2`,
+        [accountId, projectId],
+      );
+      await tx.run(`DELETE FROM rank_projects WHERE id = $2 AND account_id = $1`, [
+        accountId,
+        projectId,
+      ]);
+      return { keywordsDeleted: n };
+    });
+  }
+
+  /**
+   * Adds a batch of keywords to the account's project, all or nothing, exactly within the
+   * account's `limit` of tracked keywords also under concurrency: the batch holds the
+   * account's tracked-keywords lock (a transaction advisory lock) while it counts and
+   * inserts, so two batches of one account never pass the limit together. Items already in
+   * the project (same keyword compared case-insensitively, country, language, device) are
+   * answered as already tracked and not counted again. New keywords are `pending`.
+   */
+  addKeywords(
+    accountId: number,
+    projectId: number,
+    items: KeywordItem[],
+    limit: number,
+    now: Date,
+  ): Promise<AddKeywordsResult> {
+    return this.sql.transaction(async (tx) => {
+      await tx.run(`SELECT pg_advisory_xact_lock($1, $2)`, [TRACKED_KEYWORDS_LOCK, accountId]);
+      if ((await tx.lockAccountRow(RankProjectEntity, projectId)) !== accountId)
+        return { kind: 'missing' };
+      const tracked = await this.trackedIds(tx, projectId, items);
+      const fresh = items.filter((i) => !tracked.has(keywordKey(i)));
+      const used = await this.trackedKeywordsUsed(accountId, tx);
+      if (used + fresh.length > limit)
+        return { kind: 'over', used, limit, requested: fresh.length };
+      if (fresh.length) {
+        await tx.run(
+          `INSERT INTO tracked_keywords
+             (account_id, project_id, keyword, country, language, device, status, created_at, updated_at)
+           SELECT $1, $2, i.keyword, i.country, i.language, i.device, 'pending', $3, $3
+           FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) AS i(keyword, country, language, device)`,
+          [
+            accountId,
+            projectId,
+            now,
+            fresh.map((i) => i.keyword),
+            fresh.map((i) => i.country),
+            fresh.map((i) => i.language),
+            fresh.map((i) => i.device),
+          ],
+        );
+      }
+      const ids = await this.trackedIds(tx, projectId, items);
+      return {
+        kind: 'added',
+        added: fresh.map((i) => ids.get(keywordKey(i))!),
+        alreadyTracked: items
+          .filter((i) => tracked.has(keywordKey(i)))
+          .map((i) => tracked.get(keywordKey(i))!),
+        used: used + fresh.length,
+      };
+    });
+  }
+
+  /** The ids of the project's keywords among `items`, by `keywordKey`. */
+  private async trackedIds(
+    tx: SqlTx,
+    projectId: number,
+    items: KeywordItem[],
+  ): Promise<Map<string, number>> {
+    const rows = await tx.rows<KeywordItem & { id: number }>(
+      `SELECT k.id, k.keyword, k.country, k.language, k.device FROM tracked_keywords k
+       WHERE k.project_id = $1 AND lower(k.keyword) = ANY($2::text[]) ORDER BY k.id`,
+      [projectId, [...new Set(items.map((i) => i.keyword.toLowerCase()))]],
+    );
+    const ids = new Map<string, number>();
+    for (const r of rows) if (!ids.has(keywordKey(r))) ids.set(keywordKey(r), r.id);
+    return ids;
+  }
+
+  /** The keywords the account tracks, all projects (what the `tracked_keywords` limit counts). */
+  async trackedKeywordsUsed(accountId: number, scope: SqlScope = this.sql): Promise<number> {
+    const [{ n }] = await scope.rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM tracked_keywords WHERE account_id = $1`,
+      [accountId],
+    );
+    return n;
+  }
+
+  /**
+   * Sets a keyword's status (`active` or `paused`); a keyword never checked that is resumed
+   * is `pending` again. false: not the account's keyword.
+   */
+  async setKeywordStatus(
+    accountId: number,
+    keywordId: number,
+    status: 'active' | 'paused',
+    now: Date,
+  ): Promise<boolean> {
+    const row = await this.sql.one<{ id: number }>(
+      `UPDATE tracked_keywords SET updated_at = $4,
+         status = CASE WHEN $3 = 'active' AND latest_check_date IS NULL THEN 'pending' ELSE $3 END
+       WHERE id = $2 AND account_id = $1 RETURNING id`,
+      [accountId, keywordId, status, now],
+    );
+    return row !== undefined;
+  }
+
+  /** Deletes the account's keyword and its history (cascade). false: not the account's. */
+  async deleteKeyword(accountId: number, keywordId: number): Promise<boolean> {
+    const row = await this.sql.one<{ id: number }>(
+      `DELETE FROM tracked_keywords WHERE id = $2 AND account_id = $1 RETURNING id`,
+      [accountId, keywordId],
+    );
+    return row !== undefined;
+  }
+
+  /**
+   * The GET /rank/keywords entries (JSON texts) of the account's keywords `ids`, read on the
+   * primary right after a write, by id (a missing id is left out).
+   */
+  async keywordEntries(
+    accountId: number,
+    ids: number[],
+    today: string,
+  ): Promise<Map<number, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.sql.rows<{
+      id: number;
+      head: string;
+      members: string;
+      latest: string | null;
+    }>(
+      `SELECT k.id, k.json_head AS head, p.json_members AS members,
+              CASE WHEN k.latest_check_date > $3::date THEN NULL ELSE k.json_latest END AS latest
+       FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id AND p.account_id = k.account_id
+       WHERE k.account_id = $1 AND k.id = ANY($2::int[])`,
+      [accountId, ids, today],
+    );
+    const { entries } = await this.renderEntries(
+      this.sql,
+      accountId,
+      rows.map((r) => [r.id, r.head, r.members, r.latest]),
+      today,
+    );
+    return new Map(entries);
+  }
 }
+
+/** The advisory-lock namespace of an account's tracked-keyword batches (the key's second half is the account id). */
+const TRACKED_KEYWORDS_LOCK = 1_765_400;
+
+/** A keyword item of a batch, normalised (trimmed and collapsed keyword, upper-case country). */
+export interface KeywordItem {
+  keyword: string;
+  country: string;
+  language: string;
+  device: string;
+}
+
+/** The identity of a tracked keyword in its project: keyword case-insensitively, market, device. */
+export function keywordKey(i: KeywordItem): string {
+  return JSON.stringify([i.keyword.toLowerCase(), i.country, i.language, i.device]);
+}
+
+export type AddKeywordsResult =
+  | { kind: 'missing' }
+  | { kind: 'over'; used: number; limit: number; requested: number }
+  | { kind: 'added'; added: number[]; alreadyTracked: number[]; used: number };
+
+/** A project as the management routes answer it (before timestamps are formatted). */
+export interface ProjectViewRow {
+  project_id: number;
+  domain: string;
+  name: string;
+  match: string;
+  tracking: boolean;
+  keywords_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const PROJECT_VIEW_SQL = `SELECT p.id AS project_id, p.domain, p.name, p.match, p.tracking,
+    (SELECT count(*) FROM tracked_keywords k WHERE k.account_id = p.account_id AND k.project_id = p.id)::int
+      AS keywords_count,
+    p.created_at, p.updated_at
+  FROM rank_projects p`;

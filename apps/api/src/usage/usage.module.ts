@@ -4,6 +4,7 @@ import { BillingModule } from '@app/billing';
 import { SiteAuditModule } from '@app/site-audit';
 import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { SessionModule } from '../session/session.module';
+import { RankModule } from '../rank/rank.module';
 import { AccountUsageController } from './account-usage.controller';
 import { AdminUsageController } from './admin-usage.controller';
 import { UsageController } from './usage.controller';
@@ -20,7 +21,14 @@ import { UsageAlertsService } from './usage-alerts.service';
  * UsageAlertsService to the metering guard explicitly (GatewayModule.register).
  */
 @Module({
-  imports: [AccountsModule, BillingModule, SiteAuditModule, SessionModule, AdminRoutesModule],
+  imports: [
+    AccountsModule,
+    BillingModule,
+    SiteAuditModule,
+    SessionModule,
+    AdminRoutesModule,
+    RankModule,
+  ],
   controllers: [UsageController, AccountUsageController, AdminUsageController],
   providers: [UsageService, UsageAlertsRepository, UsageAlertThresholds, UsageAlertsService],
   exports: [UsageService, UsageAlertsService, BillingModule],

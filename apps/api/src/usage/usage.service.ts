@@ -5,6 +5,7 @@ import { CallMeterService, FeatureQuotaService, PageBudgetService } from '@app/b
 import type { AccountEntity } from '@app/database';
 import type { Limits, PlanName } from '@app/plans';
 import type { UsageRecord } from './usage.schema';
+import { RankRepository } from '../rank/rank.repository';
 
 /** What an account has used, under the same names as its limits (plus credits). */
 export interface AccountUsage {
@@ -12,6 +13,8 @@ export interface AccountUsage {
   keyword_research_per_month: number;
   backlinks_per_month: number;
   site_audit_crawls_per_month: number;
+  /** Keywords tracked now, all rank projects (a standing count, not a monthly one). */
+  tracked_keywords: number;
   credits: number;
 }
 
@@ -30,6 +33,7 @@ export interface AccountUsageRecord extends UsageRecord {
     backlinks_per_month: QuotaFigure;
     site_audit_crawls_per_month: QuotaFigure;
     site_audit_rolling_page_budget: QuotaFigure;
+    tracked_keywords: QuotaFigure;
   };
 }
 
@@ -46,12 +50,14 @@ export class UsageService {
     private readonly meter: CallMeterService,
     private readonly quotas: FeatureQuotaService,
     private readonly pageBudget: PageBudgetService,
+    private readonly rank: RankRepository,
   ) {}
 
   /**
    * What an account has used, each under the name of its limit: calls and feature quotas
    * this month (billing's meter and quotas, in PostgreSQL's month), credits (the account),
-   * and the rolling page budget (billing's page budget of site-audit crawls).
+   * the rolling page budget (billing's page budget of site-audit crawls) and the keywords
+   * tracked now (all rank projects).
    */
   async usedBy(
     account: AccountEntity,
@@ -66,10 +72,11 @@ export class UsageService {
     periodStart: string;
   }> {
     const at = this.clock.statementTime();
-    const [calls, features, pages] = await Promise.all([
+    const [calls, features, pages, tracked] = await Promise.all([
       this.meter.used(account.id, at),
       this.quotas.usedThisMonth(account.id, at),
       this.pageBudget.used(account.id, at),
+      this.rank.trackedKeywordsUsed(account.id),
     ]);
     return {
       used: {
@@ -77,6 +84,7 @@ export class UsageService {
         keyword_research_per_month: features.keyword_research,
         backlinks_per_month: features.backlinks,
         site_audit_crawls_per_month: features.site_audit_crawls,
+        tracked_keywords: tracked,
         credits: account.credits,
         site_audit_rolling_page_budget: pages,
       },
@@ -139,6 +147,7 @@ export class UsageService {
           backlinks_per_month: quota('backlinks_per_month'),
           site_audit_crawls_per_month: quota('site_audit_crawls_per_month'),
           site_audit_rolling_page_budget: quota('site_audit_rolling_page_budget'),
+          tracked_keywords: quota('tracked_keywords'),
         },
       },
       periodStart,

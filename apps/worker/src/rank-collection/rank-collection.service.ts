@@ -163,7 +163,7 @@ export class RankCollectionService {
       case 'no_results': {
         const check =
           answer.kind === 'done'
-            ? serpCheck(answer.result, task.domain, 'domain', task.check_date)
+            ? serpCheck(answer.result, task.domain, task.match, task.check_date)
             : noResultsCheck(task.check_date);
         if (await this.tasks.storeCollected(task, check, now)) {
           result.collected++;

@@ -1,5 +1,9 @@
 import { marketBatches } from './keyword-metrics.service';
-import { parseTaskTag, taskTag } from './rank-collection.service';
+import type { AppConfig, Clock } from '@app/core';
+import type { RankCheckInput } from '@app/database';
+import type { DfsSerpResult, DomainMatch, SerpProvider } from '@app/providers';
+import { RankCollectionService, parseTaskTag, taskTag } from './rank-collection.service';
+import type { OpenTask, SerpTasksRepository } from './serp-tasks.repository';
 
 describe('rank collection helpers', () => {
   it('a task tag carries the keyword and its day, and reads back', () => {
@@ -30,5 +34,68 @@ describe('rank collection helpers', () => {
       ['US', 'en', 1],
       ['US', 'es', 1],
     ]);
+  });
+});
+
+describe('rank collection: the project match decides which host ranks', () => {
+  // A SERP where a subdomain (rank 1) ranks above the exact host (rank 2).
+  const result: DfsSerpResult = {
+    datetime: '2026-09-01 06:00:00 +00:00',
+    items: [
+      {
+        type: 'organic',
+        rank_group: 1,
+        domain: 'blog.example.com',
+        url: 'https://blog.example.com/a',
+      },
+      {
+        type: 'organic',
+        rank_group: 2,
+        domain: 'www.example.com',
+        url: 'https://www.example.com/b',
+      },
+    ],
+  };
+
+  /** Collects one ready task of a project with `match` and answers the check it stored. */
+  async function collected(match: DomainMatch): Promise<RankCheckInput> {
+    const task: OpenTask = {
+      keyword_id: 7,
+      check_date: '2026-09-01',
+      task_id: 't-7',
+      domain: 'example.com',
+      match,
+    };
+    const stored: RankCheckInput[] = [];
+    const tasks = {
+      expire: () => Promise.resolve({ givenUp: 0 }),
+      openTask: () => Promise.resolve(task),
+      overdue: () => Promise.resolve([]),
+      storeCollected: (_t: OpenTask, check: RankCheckInput) => {
+        stored.push(check);
+        return Promise.resolve(true);
+      },
+    } as unknown as SerpTasksRepository;
+    const serp = {
+      tasksReady: () => Promise.resolve([{ id: 't-7', tag: taskTag(7, '2026-09-01', 1) }]),
+      taskGet: () => Promise.resolve({ kind: 'done', result }),
+    } as unknown as SerpProvider;
+    const clock = { now: () => new Date('2026-09-01T07:00:00Z') } as Clock;
+    const service = new RankCollectionService({} as AppConfig, tasks, serp, clock);
+    await service.collect();
+    expect(stored).toHaveLength(1);
+    return stored[0];
+  }
+
+  it('domain: a subdomain ranks for the project', async () => {
+    const check = await collected('domain');
+    expect(check.position).toBe(1);
+    expect(check.landing_page).toBe('https://blog.example.com/a');
+  });
+
+  it('exact_host: only the exact normalised host ranks (www. ignored)', async () => {
+    const check = await collected('exact_host');
+    expect(check.position).toBe(2);
+    expect(check.landing_page).toBe('https://www.example.com/b');
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RankCheckInput, RankChecksRepository, SERP_TASK_MAX_ATTEMPTS, Sql } from '@app/database';
+import type { DomainMatch } from '@app/providers';
 
 /** A keyword claimed for a day, with what its SERP task needs. */
 export interface ClaimedKeyword {
@@ -20,6 +21,8 @@ export interface OpenTask {
   check_date: string;
   task_id: string;
   domain: string;
+  /** The project's `match`: which result hosts count as the domain (serpCheck). */
+  match: DomainMatch;
 }
 
 /** One posted task's answer to record: its id, or why it was not created. */
@@ -139,7 +142,7 @@ export class SerpTasksRepository {
   /** The open task of a provider task id, or of its tag's keyword and day when posted unrecorded. */
   async openTask(taskId: string, keywordId: number | null, day: string | null, now: Date) {
     const byId = await this.sql.one<OpenTask>(
-      `SELECT t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain
+      `SELECT t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain, p.match
        FROM rank_serp_tasks t JOIN tracked_keywords k ON k.id = t.keyword_id
        JOIN rank_projects p ON p.id = k.project_id
        WHERE t.task_id = $1 AND t.state = 'posted'`,
@@ -160,7 +163,7 @@ export class SerpTasksRepository {
        FROM tracked_keywords k JOIN rank_projects p ON p.id = k.project_id
        WHERE k.id = t.keyword_id AND t.keyword_id = $2 AND t.check_date = $3::date
          AND t.state IN ('claimed', 'failed') AND t.task_id IS NULL
-       RETURNING t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain`,
+       RETURNING t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain, p.match`,
       [taskId, keywordId, day, now],
     );
     return row ?? null;
@@ -169,7 +172,7 @@ export class SerpTasksRepository {
   /** Posted tasks not heard of since `before` (missed by tasks_ready), oldest first. */
   overdue(before: Date, limit: number): Promise<OpenTask[]> {
     return this.sql.rows<OpenTask>(
-      `SELECT t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain
+      `SELECT t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain, p.match
        FROM rank_serp_tasks t JOIN tracked_keywords k ON k.id = t.keyword_id
        JOIN rank_projects p ON p.id = k.project_id
        WHERE t.state = 'posted' AND t.updated_at < $1

@@ -13,6 +13,7 @@ import { AccountEntity } from './account.entity';
 /** A rank-tracking project (natural key: account_id + domain). Schema: migration 1763800000000. */
 @Entity({ name: 'rank_projects' })
 @Unique('rank_projects_natural_key', ['accountId', 'domain'])
+@Check('rank_projects_match_check', `match IN ('domain', 'exact_host')`)
 export class RankProjectEntity {
   @PrimaryGeneratedColumn() id: number;
   @ForeignKey(() => AccountEntity, { name: 'rank_projects_account_id_fkey', onDelete: 'CASCADE' })
@@ -28,6 +29,11 @@ export class RankProjectEntity {
    * their body says true.
    */
   @Column({ type: 'boolean', default: false }) tracking: boolean;
+  /**
+   * How the domain matches a result's host: `domain` (itself and its subdomains) or
+   * `exact_host` (itself only); migration 1765400000000, read by the worker's matching.
+   */
+  @Column({ type: 'text', default: 'domain' }) match: 'domain' | 'exact_host';
   /** Its members of a GET /rank/keywords entry as JSON text (rank_projects_render_json trigger, migration 1764700000000). */
   @Column({ name: 'json_members', type: 'text', select: false, insert: false, update: false })
   jsonMembers: string;

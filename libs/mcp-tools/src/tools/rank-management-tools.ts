@@ -94,7 +94,7 @@ const CREATE_RANK_PROJECT = {
       .describe(
         'The site, e.g. example.com (a URL is reduced to its host; a leading www. is dropped)',
       ),
-    name: z.string().trim().min(1).max(100).optional().describe('A label, default the domain'),
+    name: z.string().trim().min(1).max(200).optional().describe('A label, default the domain'),
     match: match.optional(),
     tracking: tracking.optional().describe('Check the keywords daily, default true'),
   },
@@ -112,7 +112,7 @@ const UPDATE_RANK_PROJECT = {
     COST.yourData,
   inputSchema: {
     project_id: projectId,
-    name: z.string().trim().min(1).max(100).optional().describe('A new label'),
+    name: z.string().trim().min(1).max(200).optional().describe('A new label'),
     match: match.optional(),
     tracking: tracking.optional(),
   },

@@ -1,0 +1,186 @@
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { Transform, plainToInstance } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import {
+  CountryCode,
+  DomainName,
+  Flag,
+  LanguageCode,
+  Lower,
+  OneOf,
+  Required,
+  Rules,
+  Text,
+} from '@app/gateway';
+import { MARKETS, SUPPORTED_LANGUAGES, normalizeHost } from '@app/providers';
+
+/** How a project's domain matches a result's host (docs/rank-management.md). */
+export const DOMAIN_MATCHES = ['domain', 'exact_host'] as const;
+/** The devices a keyword is checked on. */
+export const KEYWORD_DEVICES = ['desktop', 'mobile'] as const;
+/** The statuses a keyword can be set to (pending and error are the service's). */
+export const SETTABLE_STATUSES = ['active', 'paused'] as const;
+/** Most keyword items one add-keywords batch holds. */
+export const MAX_KEYWORDS_PER_BATCH = 1000;
+/** Longest keyword (after trimming and collapsing inner spaces). */
+export const MAX_KEYWORD_LENGTH = 200;
+
+const MARKET_COUNTRIES = MARKETS.map((m) => m.country_iso);
+
+/** A project domain: lower case, no scheme, path, port or leading `www.`, then a domain name. */
+function ProjectDomain(): PropertyDecorator {
+  return Rules(
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? normalizeHost(value) : value,
+    ),
+    DomainName('example.com', {
+      api: {
+        description:
+          'Stored normalised: lower case, without scheme, path, port or a leading www. (https://www.Example.com/x → example.com)',
+      },
+    }),
+  );
+}
+
+/** A supported market's two-letter country (GET /keyword-research/locations), stored upper-case. */
+function MarketCountry(): PropertyDecorator {
+  return Rules(
+    CountryCode({
+      optional: true,
+      api: {
+        description: 'A supported market (GET /keyword-research/locations country_iso); default US',
+      },
+    }),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim().toUpperCase() : value,
+    ),
+    IsIn(MARKET_COUNTRIES, {
+      message: ({ property }) =>
+        `${property} must be a supported market (see GET /api/v1/keyword-research/locations)`,
+    }),
+  );
+}
+
+/** One of the spec's language codes. */
+function KeywordLanguage(): PropertyDecorator {
+  return Rules(
+    LanguageCode({ optional: true, api: { enum: SUPPORTED_LANGUAGES, description: 'default en' } }),
+    IsIn(SUPPORTED_LANGUAGES, {
+      message: ({ property }) => `${property} must be one of ${SUPPORTED_LANGUAGES.join(', ')}`,
+    }),
+  );
+}
+
+/** desktop or mobile (any case). */
+function KeywordDevice(): PropertyDecorator {
+  return Rules(Lower(), OneOf(KEYWORD_DEVICES, { optional: true, api: { default: 'desktop' } }));
+}
+
+/** A keyword: trimmed, inner whitespace collapsed to one space, 1-200 characters. */
+function KeywordText(): PropertyDecorator {
+  return Rules(
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : value,
+    ),
+    Text(MAX_KEYWORD_LENGTH, { api: { example: 'running shoes' } }),
+  );
+}
+
+export class NewRankProjectDto {
+  @ProjectDomain()
+  domain: string;
+
+  @Text(200, { optional: true, api: { description: 'Defaults to the domain' } })
+  name?: string;
+
+  @OneOf(DOMAIN_MATCHES, { optional: true, api: { default: 'domain' } })
+  match?: (typeof DOMAIN_MATCHES)[number];
+
+  @Flag({
+    optional: true,
+    api: { default: true, description: 'Whether the service checks the keywords daily' },
+  })
+  tracking?: boolean;
+}
+
+export class RankProjectChangesDto {
+  @Text(200, { optional: true })
+  name?: string;
+
+  @OneOf(DOMAIN_MATCHES, { optional: true })
+  match?: (typeof DOMAIN_MATCHES)[number];
+
+  @Flag({ optional: true })
+  tracking?: boolean;
+}
+
+/** The market and device members of a batch and of its items (an item's win). */
+class KeywordMarketDto {
+  @MarketCountry()
+  country?: string;
+
+  @KeywordLanguage()
+  language?: string;
+
+  @KeywordDevice()
+  device?: string;
+}
+
+export class RankKeywordItemDto extends KeywordMarketDto {
+  @KeywordText()
+  keyword: string;
+}
+
+/** Items: a string is `{keyword: string}`; objects become items; anything else stays for the checks. */
+function toItems(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((v: unknown) => {
+    if (typeof v === 'string') return plainToInstance(RankKeywordItemDto, { keyword: v });
+    if (typeof v === 'object' && v !== null && !Array.isArray(v))
+      return plainToInstance(RankKeywordItemDto, v);
+    return v;
+  });
+}
+
+export class RankKeywordsBatchDto extends KeywordMarketDto {
+  @Rules(
+    ApiProperty({
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_KEYWORDS_PER_BATCH,
+      items: { oneOf: [{ type: 'string' }, { $ref: getSchemaPath(RankKeywordItemDto) }] },
+      description:
+        'Keywords: strings, or objects whose country, language and device win over the body’s',
+    }),
+    Required(),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(MAX_KEYWORDS_PER_BATCH, {
+      message: `A batch holds at most ${MAX_KEYWORDS_PER_BATCH} keywords; split it into several requests.`,
+    }),
+    ValidateBy({
+      name: 'isKeywordItems',
+      validator: {
+        validate: (v: unknown) =>
+          Array.isArray(v) && v.every((i) => i instanceof RankKeywordItemDto),
+        defaultMessage: (args) =>
+          `each item of ${args?.property} must be a keyword (a string) or an object with keyword`,
+      },
+    }),
+    ValidateNested({ each: true }),
+    Transform(({ value }: { value: unknown }) => toItems(value)),
+  )
+  keywords: RankKeywordItemDto[];
+}
+
+export class RankKeywordStatusDto {
+  @Rules(Lower(), OneOf(SETTABLE_STATUSES))
+  status: (typeof SETTABLE_STATUSES)[number];
+}
