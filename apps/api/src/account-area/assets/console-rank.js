@@ -264,22 +264,21 @@
       function (data) {
         keywordsInput.value = '';
         const limit = data.tracked_keywords.limit;
-        C.say(
-          keywordsStatus,
+        const message =
           'Added ' +
-            count(data.added.length, 'keyword', 'keywords') +
-            '; ' +
-            data.already_tracked.length +
-            ' already tracked. ' +
-            (limit === null
-              ? data.tracked_keywords.used + ' tracked keywords in use.'
-              : data.tracked_keywords.used +
-                ' of ' +
-                limit +
-                ' tracked keywords of your plan in use.'),
-          'ok',
-        );
-        return Promise.all([loadKeywords(0), loadProjects()]);
+          count(data.added.length, 'keyword', 'keywords') +
+          '; ' +
+          data.already_tracked.length +
+          ' already tracked. ' +
+          (limit === null
+            ? data.tracked_keywords.used + ' tracked keywords in use.'
+            : data.tracked_keywords.used +
+              ' of ' +
+              limit +
+              ' tracked keywords of your plan in use.');
+        return Promise.all([loadKeywords(0), loadProjects()]).then(function () {
+          C.say(keywordsStatus, message, 'ok');
+        });
       },
       /** @param {ApiFailure} err */
       function (err) {
@@ -305,15 +304,15 @@
           return q.project_id === p.project_id;
         });
         projectForm.reset();
-        C.say(
-          status,
-          known
-            ? '\u201c' + p.domain + '\u201d is already tracked as \u201c' + p.name + '\u201d.'
-            : 'Project \u201c' + p.name + '\u201d created: add keywords to it.',
-          'ok',
-        );
         return loadProjects().then(function () {
           showProject(p.project_id);
+          C.say(
+            status,
+            known
+              ? '\u201c' + p.domain + '\u201d is already tracked as \u201c' + p.name + '\u201d.'
+              : 'Project \u201c' + p.name + '\u201d created: add keywords to it.',
+            'ok',
+          );
         });
       },
       /** @param {ApiFailure} err */
@@ -324,7 +323,8 @@
   }
 
   /**
-   * Runs a change for a clicked button (disabled meanwhile), then reloads what it changed.
+   * Runs a change for a clicked button (disabled meanwhile), reloads what it changed, then
+   * says it is done.
    * @param {HTMLButtonElement} button
    * @param {string} method
    * @param {string} path
@@ -337,8 +337,10 @@
     button.disabled = true;
     C.api(method, path, body).then(
       function () {
-        C.say(out, done, 'ok');
-        return reload();
+        // Said once the lists show the change.
+        return reload().then(function () {
+          C.say(out, done, 'ok');
+        });
       },
       /** @param {ApiFailure} err */
       function (err) {
