@@ -54,11 +54,7 @@ export class ApiClient implements ToolBackend {
   }
 
   /** `path` is relative to /api/v1 and must start with a slash. */
-  async request(
-    method: ApiMethod,
-    path: string,
-    options: RequestOptions = {},
-  ): Promise<ApiResult> {
+  async request(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<ApiResult> {
     try {
       const { status, data, meta } = await this.client.request(method, path, options);
       return { ok: true, status, data, meta };
