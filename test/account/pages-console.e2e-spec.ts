@@ -52,6 +52,9 @@ describe('Account pages: the console', () => {
     expect(html).toMatch(
       /Backlinks fetches<\/th><td data-label="Used">0<\/td><td data-label="Of">50</,
     );
+    expect(html).toMatch(
+      /Tracked keywords<\/th><td data-label="Used">0<\/td><td data-label="Of">500</,
+    );
     expect(html).toMatch(/Credits: <strong id="credits">7<\/strong>/);
 
     // The admin-made key, without its secret; a Revoke button.

@@ -390,6 +390,21 @@ describe('typed client @seo-api/client against a real API instance (issue 26)', 
       const invalid = await rejection(client.request('POST', '/keyword-research', { body: {} }));
       expect(invalid).toMatchObject({ code: 'VALIDATION_ERROR', status: 422 });
       expect(invalid.details).toEqual([{ field: 'keyword', message: expect.any(String) }]);
+
+      // PATCH and DELETE too (the rank-management routes).
+      const project = await client.request('POST', '/rank/projects', {
+        body: { domain: 'request-client.example' },
+      });
+      expect(project.status).toBe(201);
+      const projectId = (project.data as { project_id: number }).project_id;
+      const patched = await client.request('PATCH', `/rank/projects/${projectId}`, {
+        body: { name: 'Patched' },
+      });
+      expect(patched.data).toMatchObject({ project_id: projectId, name: 'Patched' });
+      const deleted = await client.request('DELETE', `/rank/projects/${projectId}`);
+      expect(deleted.data).toEqual({ project_id: projectId, deleted: true, keywords_deleted: 0 });
+      const gone = await rejection(client.request('DELETE', `/rank/projects/${projectId}`));
+      expect(gone).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     });
   });
 

@@ -411,6 +411,13 @@ const ACCOUNT_ROUTES: Route[] = [
   { method: 'DELETE', path: '/account/v1/connections/:seg', query: [], body: false },
   { method: 'POST', path: '/account/v1/password', query: [], body: true },
   { method: 'POST', path: '/account/v1/session', query: [], body: true },
+  { method: 'GET', path: '/account/v1/rank/projects', query: [], body: false },
+  { method: 'POST', path: '/account/v1/rank/projects', query: [], body: true },
+  { method: 'PATCH', path: '/account/v1/rank/projects/:seg', query: [], body: true },
+  { method: 'DELETE', path: '/account/v1/rank/projects/:seg', query: [], body: false },
+  { method: 'POST', path: '/account/v1/rank/projects/:seg/keywords', query: [], body: true },
+  { method: 'PATCH', path: '/account/v1/rank/keywords/:seg', query: [], body: true },
+  { method: 'DELETE', path: '/account/v1/rank/keywords/:seg', query: [], body: false },
   { method: 'GET', path: '/account/v1/:seg', query: [], body: false },
 ];
 

@@ -38,7 +38,7 @@ export function publicFuzzRoutes(doc: ParameterDoc): FuzzRoute[] {
       method: e.method.toUpperCase() as FuzzRoute['method'],
       path: e.path.replace(/\{[^}]+\}/g, ':seg'),
       query: [...new Set([...documented, ...sampled, ...STRAY_QUERY])],
-      body: e.method === 'post',
+      body: e.method === 'post' || e.method === 'patch',
     };
   });
   return [...routes, ...NOT_ROUTES];

@@ -216,6 +216,8 @@ describe('rank tracking management: /api/v1/rank/projects and /rank/keywords wri
         [{ domain: `${'a'.repeat(250)}.com` }, ['domain']],
         [{ domain: 'ok.com', name: '' }, ['name']],
         [{ domain: 'ok.com', name: 'x'.repeat(201) }, ['name']],
+        [{ domain: 'ok.com', name: 'a\u0000b' }, ['name']],
+        [{ domain: 'ok\u0000.com' }, ['domain']],
         [{ domain: 'ok.com', match: 'subdomain' }, ['match']],
         [{ domain: 'ok.com', tracking: 'yes' }, ['tracking']],
         [
@@ -348,6 +350,15 @@ describe('rank tracking management: /api/v1/rank/projects and /rank/keywords wri
       });
       expect(again.body.data.tracked_keywords).toEqual({ used: 2, limit: 500 });
       expect(await keywordCount(acc.id)).toBe(2);
+      // Letters beyond ASCII compare case-insensitively too.
+      const umlaut = await api(acc, 'post', `/rank/projects/${id}/keywords`, {
+        keywords: ['Über Schuhe'],
+      });
+      const upper = await api(acc, 'post', `/rank/projects/${id}/keywords`, {
+        keywords: ['ÜBER SCHUHE'],
+      });
+      expect(upper.body.data.added).toEqual([]);
+      expect(upper.body.data.already_tracked).toEqual(umlaut.body.data.added);
     });
 
     it('422 VALIDATION_ERROR, one message per field, nothing added: missing, wrong-typed, out-of-range and hostile items', async () => {
@@ -363,6 +374,8 @@ describe('rank tracking management: /api/v1/rank/projects and /rank/keywords wri
         [{ keywords: ['ok', ['nested']] }, ['keywords']],
         [{ keywords: ['   '] }, ['keywords.0.keyword']],
         [{ keywords: ['x'.repeat(201)] }, ['keywords.0.keyword']],
+        [{ keywords: ['ok', 'nul\u0000byte'] }, ['keywords.1.keyword']],
+        [{ keywords: ['bell\u0007'] }, ['keywords.0.keyword']],
         [{ keywords: [{ country: 'US' }] }, ['keywords.0.keyword']],
         [{ keywords: [{ keyword: 5 }] }, ['keywords.0.keyword']],
         [{ keywords: [{ keyword: 'a', country: 'XX' }] }, ['keywords.0.country']],
@@ -726,8 +739,11 @@ describe('rank tracking management: /api/v1/rank/projects and /rank/keywords wri
         const res = await api(capped, method, path, body);
         expect([method, path, res.status]).toEqual([method, path, 200]);
       }
-      // Every management call above was counted: 2 + 6.
+      // Every management call above was counted: 2 + 6, in the your-data group.
       expect((await counted()) - before).toBe(8);
+      const history = await (await signIn(t.url, capped.id)).get('/usage/history?days=1');
+      const today = history.body.data.days.at(-1) as Record<string, number>;
+      expect(today).toMatchObject({ your_data: 8, research: 0 });
     });
   });
 

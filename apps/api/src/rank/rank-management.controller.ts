@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
-import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthContext } from '@app/accounts';
 import { CurrentAuth, Endpoint, ParseIdPipe, YOUR_DATA_COST } from '@app/gateway';
@@ -20,6 +20,10 @@ import {
 } from './rank-management.schema';
 import { RankManagementService } from './rank-management.service';
 import { createdOrFound } from './rank-management.http';
+
+/** A path id: a positive integer (anything else is 404 NOT_FOUND, ParseIdPipe). */
+const idParam = (name: string) =>
+  ApiParam({ name, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } });
 
 /** What every management route is: your-data, an extension of the spec. */
 const MANAGEMENT = { group: 'your-data', cost: YOUR_DATA_COST, extension: true } as const;
@@ -109,6 +113,7 @@ export class RankManagementController {
     client: 'updateRankProject',
     mcp: 'update_rank_project',
   })
+  @idParam('project_id')
   updateProject(
     @CurrentAuth() auth: AuthContext,
     @Param('project_id', ParseIdPipe) projectId: number,
@@ -135,6 +140,7 @@ export class RankManagementController {
     client: 'deleteRankProject',
     mcp: 'delete_rank_project',
   })
+  @idParam('project_id')
   deleteProject(
     @CurrentAuth() auth: AuthContext,
     @Param('project_id', ParseIdPipe) projectId: number,
@@ -172,6 +178,7 @@ export class RankManagementController {
     client: 'addRankKeywords',
     mcp: 'add_rank_keywords',
   })
+  @idParam('project_id')
   addKeywords(
     @CurrentAuth() auth: AuthContext,
     @Param('project_id', ParseIdPipe) projectId: number,
@@ -201,6 +208,7 @@ export class RankManagementController {
     client: 'updateRankKeyword',
     mcp: 'update_rank_keyword',
   })
+  @idParam('keyword_id')
   updateKeyword(
     @CurrentAuth() auth: AuthContext,
     @Param('keyword_id', ParseIdPipe) keywordId: number,
@@ -227,6 +235,7 @@ export class RankManagementController {
     client: 'deleteRankKeyword',
     mcp: 'delete_rank_keyword',
   })
+  @idParam('keyword_id')
   deleteKeyword(
     @CurrentAuth() auth: AuthContext,
     @Param('keyword_id', ParseIdPipe) keywordId: number,

@@ -83,6 +83,19 @@ function KeywordDevice(): PropertyDecorator {
   return Rules(Lower(), OneOf(KEYWORD_DEVICES, { optional: true, api: { default: 'desktop' } }));
 }
 
+/** Text shown to people and stored as text: no control characters (PostgreSQL refuses NUL). */
+function NoControlCharacters(): PropertyDecorator {
+  return ValidateBy({
+    name: 'noControlCharacters',
+    validator: {
+      validate: (v: unknown) =>
+        typeof v !== 'string' ||
+        ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      defaultMessage: (args) => `${args?.property} must not contain control characters`,
+    },
+  });
+}
+
 /** A keyword: trimmed, inner whitespace collapsed to one space, 1-200 characters. */
 function KeywordText(): PropertyDecorator {
   return Rules(
@@ -90,14 +103,20 @@ function KeywordText(): PropertyDecorator {
       typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : value,
     ),
     Text(MAX_KEYWORD_LENGTH, { api: { example: 'running shoes' } }),
+    NoControlCharacters(),
   );
+}
+
+/** A project name: 1-200 characters after trimming. */
+function ProjectName(api: { description?: string } = {}): PropertyDecorator {
+  return Rules(Text(200, { optional: true, api }), NoControlCharacters());
 }
 
 export class NewRankProjectDto {
   @ProjectDomain()
   domain: string;
 
-  @Text(200, { optional: true, api: { description: 'Defaults to the domain' } })
+  @ProjectName({ description: 'Defaults to the domain' })
   name?: string;
 
   @OneOf(DOMAIN_MATCHES, { optional: true, api: { default: 'domain' } })
@@ -111,7 +130,7 @@ export class NewRankProjectDto {
 }
 
 export class RankProjectChangesDto {
-  @Text(200, { optional: true })
+  @ProjectName()
   name?: string;
 
   @OneOf(DOMAIN_MATCHES, { optional: true })

@@ -500,7 +500,7 @@ export class RankRepository {
       await tx.run(`SELECT pg_advisory_xact_lock($1, $2)`, [TRACKED_KEYWORDS_LOCK, accountId]);
       if ((await tx.lockAccountRow(RankProjectEntity, projectId)) !== accountId)
         return { kind: 'missing' };
-      const tracked = await this.trackedIds(tx, projectId, items);
+      const tracked = await this.trackedIds(tx, projectId);
       const fresh = items.filter((i) => !tracked.has(keywordKey(i)));
       const used = await this.trackedKeywordsUsed(accountId, tx);
       if (used + fresh.length > limit)
@@ -522,7 +522,7 @@ export class RankRepository {
           ],
         );
       }
-      const ids = await this.trackedIds(tx, projectId, items);
+      const ids = await this.trackedIds(tx, projectId);
       return {
         kind: 'added',
         added: fresh.map((i) => ids.get(keywordKey(i))!),
@@ -534,16 +534,16 @@ export class RankRepository {
     });
   }
 
-  /** The ids of the project's keywords among `items`, by `keywordKey`. */
-  private async trackedIds(
-    tx: SqlTx,
-    projectId: number,
-    items: KeywordItem[],
-  ): Promise<Map<string, number>> {
+  /**
+   * The ids of the project's keywords by `keywordKey` (the oldest of keys that differ only in
+   * case). Compared here, not with SQL lower(): the database's ctype may not lower-case
+   * every letter the way JavaScript does. A project holds at most the account's limit.
+   */
+  private async trackedIds(tx: SqlTx, projectId: number): Promise<Map<string, number>> {
     const rows = await tx.rows<KeywordItem & { id: number }>(
       `SELECT k.id, k.keyword, k.country, k.language, k.device FROM tracked_keywords k
-       WHERE k.project_id = $1 AND lower(k.keyword) = ANY($2::text[]) ORDER BY k.id`,
-      [projectId, [...new Set(items.map((i) => i.keyword.toLowerCase()))]],
+       WHERE k.project_id = $1 ORDER BY k.id`,
+      [projectId],
     );
     const ids = new Map<string, number>();
     for (const r of rows) if (!ids.has(keywordKey(r))) ids.set(keywordKey(r), r.id);
