@@ -171,10 +171,12 @@ const WORKFLOW_TOOLS = {
  */
 function toolExamples() {
   require(path.join(dist, 'apps/api/src/api.module.js'));
-  const { declaredEndpoints } = require(path.join(dist, 'libs/gateway/src/index.js'));
+  const { declaredEndpoints, sampleToolArgs } = require(
+    path.join(dist, 'libs/gateway/src/index.js'),
+  );
   const out = new Map();
   for (const { declaration: d } of declaredEndpoints()) {
-    if (d.mcp) out.set(d.mcp, { ...d.sample.query, ...d.sample.path, ...d.sample.body });
+    if (d.mcp) out.set(d.mcp, sampleToolArgs(d.sample));
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { cookiePair, createPerson, hiddenValue, pageSignIn, setCookies } from '.
 const CONSOLE_SCRIPTS = [
   'console-common',
   'console-keys',
+  'console-rank',
   'console-connections',
   'console-webhooks',
   'console-alerts',
@@ -85,6 +86,20 @@ describe('Account pages: the console', () => {
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/site\.[0-9a-f]{12}\.css">/);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/ style="/);
+    // Rank tracking (issue 38): the section, its labelled inputs, the API's defaults selected.
+    expect(html).toContain('<h2 id="rank-heading">Rank tracking</h2>');
+    for (const id of [
+      'rank-domain',
+      'rank-name',
+      'rank-keywords',
+      'rank-country',
+      'rank-language',
+      'rank-device',
+    ])
+      expect(html).toContain(`<label for="${id}">`);
+    expect(html).toContain('<option value="US" selected>United States (US)</option>');
+    expect(html).toContain('<option value="en" selected>en</option>');
+    expect(html).toContain('<option value="desktop" selected>desktop</option>');
     for (const m of html.matchAll(/(?:src|href|action)="([^"]*)"/g)) expect(m[1]).toMatch(/^[/#]/);
     expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');

@@ -4,7 +4,13 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { SeoApiClient } from '@seo-api/client';
-import { DeclaredEndpoint, EnvelopeExpressAdapter, declaredEndpoints, routeOf } from '@app/gateway';
+import {
+  DeclaredEndpoint,
+  EnvelopeExpressAdapter,
+  declaredEndpoints,
+  routeOf,
+  sampleToolArgs,
+} from '@app/gateway';
 import { ToolBackend, createToolServer } from '@app/mcp-tools';
 import { ApiModule } from '../../apps/api/src/api.module';
 import { SPEC_ORDER, publicDocument } from '../../apps/api/src/ops/openapi';
@@ -76,11 +82,11 @@ async function toolServer() {
 
 /** The declaration's example call as a path (path parameters filled in) and tool arguments. */
 function example(e: DeclaredEndpoint): { path: string; args: Record<string, unknown> } {
-  const { query, path, body } = e.declaration.sample;
+  const { path } = e.declaration.sample;
   let filled = e.path;
   for (const [name, value] of Object.entries(path ?? {}))
     filled = filled.replace(`{${name}}`, encodeURIComponent(value));
-  return { path: filled, args: { ...query, ...path, ...body } };
+  return { path: filled, args: sampleToolArgs(e.declaration.sample) };
 }
 
 /**

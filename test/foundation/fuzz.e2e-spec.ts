@@ -412,6 +412,12 @@ const ACCOUNT_ROUTES: Route[] = [
   { method: 'POST', path: '/account/v1/password', query: [], body: true },
   { method: 'POST', path: '/account/v1/session', query: [], body: true },
   { method: 'GET', path: '/account/v1/rank/projects', query: [], body: false },
+  {
+    method: 'GET',
+    path: '/account/v1/rank/keywords',
+    query: ['project_id', 'limit', 'offset'],
+    body: false,
+  },
   { method: 'POST', path: '/account/v1/rank/projects', query: [], body: true },
   { method: 'PATCH', path: '/account/v1/rank/projects/:seg', query: [], body: true },
   { method: 'DELETE', path: '/account/v1/rank/projects/:seg', query: [], body: false },

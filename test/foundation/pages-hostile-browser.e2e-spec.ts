@@ -75,6 +75,19 @@ describeBrowser(suite, () => {
     const email = `hostile-${randomBytes(4).toString('hex')}@example.com`;
     const password = `pw-${randomBytes(12).toString('hex')}`;
     expect((await admin.post(`/accounts/${id}/users`, { email, password })).status).toBe(201);
+    // A rank project and a tracked keyword named by hostile text (the console's rank section).
+    const project = await admin.post(`/accounts/${id}/rank-projects`, {
+      domain: 'hostile.example',
+      name: H,
+    });
+    expect(project.status).toBe(201);
+    const keyword = await admin.post(`/rank-projects/${project.body.data.id}/keywords`, {
+      keyword: H,
+      country: 'US',
+      language: 'en',
+      device: 'desktop',
+    });
+    expect(keyword.status).toBe(201);
     return { id, email, password };
   }
 
@@ -145,6 +158,13 @@ describeBrowser(suite, () => {
         expect(await page.locator('h1').textContent()).toBe(H);
         const labels = await page.locator('td.key-label').allTextContents();
         expect(labels.sort()).toEqual([H, JS_URL].sort());
+        // Rank tracking: the project's name and its keyword as text.
+        const project = page.locator('#rank-projects-body tr').first();
+        await project.waitFor();
+        expect(await project.locator('.rank-project-label').textContent()).toBe(H);
+        await project.getByRole('button', { name: /^Keywords/ }).click();
+        await page.locator('#rank-keywords-body td.rank-keyword').waitFor();
+        expect(await page.locator('#rank-keywords-body td.rank-keyword').textContent()).toBe(H);
         await expectInert(page, problems);
         await page.screenshot({
           path: `${SCREENSHOT_DIR}/hostile-${size}-console.png`,

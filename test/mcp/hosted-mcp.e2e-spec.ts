@@ -276,7 +276,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP, API key bearer)', () => {
 
   describe('HTTP rules of /mcp', () => {
     const challenge = (base: string) =>
-      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="seo:read"`;
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="seo:read seo:write"`;
 
     it('401 without a bearer, with the resource-metadata challenge', async () => {
       const res = await post(INIT);

@@ -142,6 +142,13 @@ describe('MCP connector over stdio: start-up, tools, same data as REST (spec: Au
         'query_gsc',
         'list_ai_visibility_projects',
         'get_share_of_voice',
+        'list_rank_projects',
+        'create_rank_project',
+        'update_rank_project',
+        'delete_rank_project',
+        'add_rank_keywords',
+        'update_rank_keyword',
+        'delete_rank_keyword',
       ]) {
         expect(tool(name).description).toContain('never refused at the monthly call cap');
       }

@@ -109,6 +109,13 @@ describeBrowser(suite, () => {
         const text = (await page.textContent('main')) ?? '';
         expect(text).toContain(new URL(redirectUri).host);
         expect(text).toContain('seo:read');
+        // No scope asked: every scope offered, each with its plain-language line (issue 38).
+        const scopeLines = await page.locator('ul.scopes li').allTextContents();
+        expect(scopeLines).toEqual([
+          expect.stringMatching(/^seo:read: Use the SEO data tools/),
+          expect.stringMatching(/^seo:write: Change your rank tracking: .*delete projects/),
+        ]);
+        expect(await page.locator('ul.scopes li', { hasText: 'seo:write' }).isVisible()).toBe(true);
         expect(text).toContain(who.email);
         await noSideways();
         await shot('2-consent');

@@ -37,7 +37,7 @@ describe('OAuth authorization server: discovery, authorization code + PKCE, toke
       expect(await res.json()).toMatchObject({
         resource: `${base}/mcp`,
         authorization_servers: [base],
-        scopes_supported: ['seo:read'],
+        scopes_supported: ['seo:read', 'seo:write'],
         bearer_methods_supported: ['header'],
         resource_name: expect.any(String),
       });
@@ -55,7 +55,7 @@ describe('OAuth authorization server: discovery, authorization code + PKCE, toke
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: expect.arrayContaining(['none']),
-      scopes_supported: ['seo:read'],
+      scopes_supported: ['seo:read', 'seo:write'],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
     });
@@ -136,7 +136,7 @@ describe('OAuth authorization server: discovery, authorization code + PKCE, toke
     expect(tokens.json).toMatchObject({
       token_type: expect.stringMatching(/^bearer$/i),
       expires_in: 3600,
-      scope: 'seo:read',
+      scope: 'seo:read seo:write',
     });
     const access = tokens.json.access_token as string;
     const refresh = tokens.json.refresh_token as string;
@@ -180,6 +180,30 @@ describe('OAuth authorization server: discovery, authorization code + PKCE, toke
     });
     expect(after.status).toBe(400);
     expect(after.json.error).toBe('invalid_grant');
+  });
+
+  it('a refresh never widens the grant, and its scope names what the token carries (issue 38)', async () => {
+    const narrow = await connect(base, person, undefined, 'seo:read');
+    expect(narrow.tokens.scope).toBe('seo:read');
+    const client_id = narrow.client.client_id as string;
+    const wider = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: narrow.refresh,
+      client_id,
+      scope: 'seo:read seo:write',
+    });
+    expect(wider).toMatchObject({ status: 400, json: { error: 'invalid_scope' } });
+
+    const full = await connect(base, person);
+    expect(full.tokens.scope).toBe('seo:read seo:write');
+    // Asking for less: the token still carries the grant's scopes, and the answer says so.
+    const fewer = await token(base, {
+      grant_type: 'refresh_token',
+      refresh_token: full.refresh,
+      client_id: full.client.client_id as string,
+      scope: 'seo:read',
+    });
+    expect(fewer).toMatchObject({ status: 200, json: { scope: 'seo:read seo:write' } });
   });
 
   it('OAuth access tokens are not API keys: 401 on /api/v1', async () => {

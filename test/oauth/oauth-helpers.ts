@@ -214,8 +214,11 @@ export async function token(base: string, fields: Record<string, string | undefi
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
-/** Register, authorize (sign in + approve) and exchange: a fresh token pair. */
-export async function connect(base: string, person: Person, browser?: Browser) {
+/**
+ * Register, authorize (sign in + approve) and exchange: a fresh token pair. `scope`: the
+ * request's scope parameter (none: every scope offered).
+ */
+export async function connect(base: string, person: Person, browser?: Browser, scope?: string) {
   const client = (await registerClient(base)).json;
   const { verifier, challenge } = pkce();
   const { location } = await authorizeInBrowser(
@@ -229,6 +232,7 @@ export async function connect(base: string, person: Person, browser?: Browser) {
       code_challenge_method: 'S256',
       state: 'st-1',
       resource: `${base}/mcp`,
+      scope,
     },
     'approve',
     browser,

@@ -664,7 +664,8 @@ describe('OAuth authorization server: refusals', () => {
   });
 
   it('a refused refresh request does not spend the token; the next normal refresh works (issue 21)', async () => {
-    const first = await connect(base, person);
+    // A grant of seo:read only, so that seo:write is a scope beyond it.
+    const first = await connect(base, person, undefined, 'seo:read');
     const cid = first.client.client_id as string;
     const otherClient = (await registerClient(base)).json.client_id as string;
     const refusals: Array<[Record<string, string>, string]> = [

@@ -119,7 +119,7 @@ describe('hosted MCP over OAuth with the SDK client (StreamableHTTPClientTranspo
       expect.objectContaining({
         client_name: 'SDK Test Assistant',
         client_id: provider.info!.client_id,
-        scopes: ['seo:read'],
+        scopes: ['seo:read', 'seo:write'],
       }),
     ]);
 

@@ -1,6 +1,7 @@
 import { SeoApiClient, SeoApiError } from '@seo-api/client';
 import {
   ApiFailure,
+  ApiMethod,
   ApiResult,
   ApiSuccess,
   QueryValue,
@@ -53,11 +54,7 @@ export class ApiClient implements ToolBackend {
   }
 
   /** `path` is relative to /api/v1 and must start with a slash. */
-  async request(
-    method: 'GET' | 'POST',
-    path: string,
-    options: RequestOptions = {},
-  ): Promise<ApiResult> {
+  async request(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<ApiResult> {
     try {
       const { status, data, meta } = await this.client.request(method, path, options);
       return { ok: true, status, data, meta };

@@ -22,6 +22,19 @@ export interface SampleCall {
   pythonPrint: string;
 }
 
+/**
+ * The arguments of the endpoint's MCP tool for its example call: the query, path and body of
+ * the sample, a path parameter that is an id (all digits) as an integer, as the tools take ids.
+ * The declarations suite and scripts/mcp-conformance.js call the tools with them.
+ */
+export function sampleToolArgs(sample: SampleCall): Record<string, unknown> {
+  const path = Object.entries(sample.path ?? {}).map(([name, value]) => [
+    name,
+    /^\d+$/.test(value) ? Number(value) : value,
+  ]);
+  return { ...sample.query, ...Object.fromEntries(path), ...sample.body };
+}
+
 /** The MCP tool an endpoint backs, or why it backs none. */
 type McpLink = { mcp: string; noMcpTool?: never } | { noMcpTool: string; mcp?: never };
 

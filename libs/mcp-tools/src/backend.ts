@@ -43,10 +43,13 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
+/** The HTTP methods the tools call. */
+export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
 /** One REST call of /api/v1; never throws for API or transport errors. */
 export interface ToolBackend {
   /** `path` is relative to /api/v1 and starts with a slash. */
-  request(method: 'GET' | 'POST', path: string, options?: RequestOptions): Promise<ApiResult>;
+  request(method: ApiMethod, path: string, options?: RequestOptions): Promise<ApiResult>;
 }
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -66,6 +69,14 @@ export const apiGet = (
  */
 export const apiPost = (api: ToolBackend, path: string, body: unknown, signal?: AbortSignal) =>
   api.request('POST', path, { body, signal, idempotencyKey: randomUUID() });
+
+/** PATCH with a JSON body (a PATCH sets values, so repeating it changes nothing more). */
+export const apiPatch = (api: ToolBackend, path: string, body: unknown, signal?: AbortSignal) =>
+  api.request('PATCH', path, { body, signal });
+
+/** DELETE without a body. */
+export const apiDelete = (api: ToolBackend, path: string, signal?: AbortSignal) =>
+  api.request('DELETE', path, { signal });
 
 /** `?a=1&b=x` of the defined members (empty string when none). */
 export function queryString(query: Record<string, QueryValue> | undefined): string {

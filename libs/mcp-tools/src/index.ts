@@ -5,3 +5,4 @@ export * from './invalid-params';
 export * from './job-poller';
 export * from './server';
 export * from './tool-result';
+export { WRITE_SCOPE } from './tools/tool-context';

@@ -17,7 +17,9 @@ const INSTRUCTIONS =
   'Research tools (get_backlinks, keyword_research, start_site_audit, run_site_audit) fetch fresh data and draw ' +
   'feature quota or credits; your-data tools (list_rank_keywords, get_rank_history, list_gsc_properties, query_gsc, ' +
   'list_ai_visibility_projects, get_share_of_voice) read data the account already collected, cost no quota and keep ' +
-  'working when the monthly call cap is reached. Use get_usage to check the allowance. Errors carry the API error ' +
+  'working when the monthly call cap is reached. Rank tracking is managed with list_rank_projects, create_rank_project, ' +
+  'update_rank_project, delete_rank_project, add_rank_keywords, update_rank_keyword and delete_rank_keyword (your-data ' +
+  'calls too; all but the first change records and, over OAuth, need the seo:write scope). Use get_usage to check the allowance. Errors carry the API error ' +
   'code (e.g. RATE_LIMITED with meta.retry_after, QUOTA_EXCEEDED) in structuredContent.error. Tools with long lists ' +
   '(get_backlinks, keyword_research, query_gsc, list_rank_keywords) accept `fields` to keep only some members of each row.';
 
@@ -34,6 +36,11 @@ interface ToolServerOptions {
   /** Pause between run_site_audit's progress notifications in milliseconds (default 10 s). */
   progressIntervalMs?: number;
   sleep?: Sleep;
+  /**
+   * The OAuth scopes of the caller on the hosted connector; undefined for an API key (every
+   * tool). Without `seo:write` the write tools answer FORBIDDEN (tools/tool-context.ts).
+   */
+  scopes?: readonly string[];
 }
 
 /**
@@ -54,6 +61,7 @@ export function createToolServer(backend: ToolBackend, options: ToolServerOption
     longPollSeconds: options.longPollSeconds,
     progressIntervalMs: options.progressIntervalMs,
     sleep: options.sleep,
+    scopes: options.scopes,
   };
   const calls = new ToolCalls(server);
   calls.record();

@@ -129,22 +129,51 @@ function errorPayload(failure: ApiFailure): ErrorPayload {
 const monthlyCap = (failure: ApiFailure) =>
   failure.code === 'RATE_LIMITED' && typeof failure.meta.resets_at === 'string';
 
+/** FORBIDDEN of a write tool called over OAuth without the write scope (tool-context's writeHandler). */
+const missingScope = (failure: ApiFailure) =>
+  failure.code === 'FORBIDDEN' && typeof failure.meta.required_scope === 'string';
+
+/** A plan limit of records (tracked_keywords): the 402 carries meta.requested (docs/your-data.md). */
+const recordLimit = (failure: ApiFailure) =>
+  failure.code === 'PAYMENT_REQUIRED' && failure.meta.requested !== undefined;
+
+/** What to do about a failure: by its code, or by what its meta says it is. */
+function hintFor(failure: ApiFailure): string | undefined {
+  if (monthlyCap(failure)) {
+    return (
+      `The monthly call allowance of ${String(failure.meta.limit ?? '')} calls is used up until ${String(failure.meta.resets_at)} ` +
+      '(UTC): every tool is refused until then, get_usage included, except the your-data tools (list_rank_keywords, ' +
+      'get_rank_history, list_gsc_properties, query_gsc, list_ai_visibility_projects, get_share_of_voice and the rank-tracking ' +
+      'management tools such as list_rank_projects and add_rank_keywords), which still work.'
+    );
+  }
+  if (missingScope(failure)) {
+    return (
+      `Ask the person to reconnect this app and approve ${String(failure.meta.required_scope)} ` +
+      '(or use the local package with an API key); until then only the reading tools work.'
+    );
+  }
+  if (recordLimit(failure)) {
+    return (
+      'Nothing was added: the batch would pass the plan limit (meta.limit, of which meta.used are in use, ' +
+      'meta.requested asked). Send fewer items, delete some, or ask for a larger plan or an override.'
+    );
+  }
+  return HINTS[failure.code];
+}
+
 /** One line an assistant can act on: code, status, message, the meta that matters, a hint. */
 function describeFailure(failure: ApiFailure): string {
   const status =
     failure.status !== null
       ? `HTTP ${failure.status}`
-      : failure.code === 'VALIDATION_ERROR'
+      : failure.code === 'VALIDATION_ERROR' || missingScope(failure)
         ? 'refused before any API call'
         : 'no HTTP answer';
-  const facts = ['retry_after', 'limit', 'resets_at']
+  const facts = ['retry_after', 'limit', 'used', 'requested', 'resets_at']
     .filter((name) => failure.meta[name] !== undefined && failure.meta[name] !== null)
     .map((name) => `${name}=${String(failure.meta[name])}`);
-  const hint = monthlyCap(failure)
-    ? `The monthly call allowance of ${String(failure.meta.limit ?? '')} calls is used up until ${String(failure.meta.resets_at)} ` +
-      '(UTC): every tool is refused until then, get_usage included, except the your-data tools (list_rank_keywords, ' +
-      'get_rank_history, list_gsc_properties, query_gsc, list_ai_visibility_projects, get_share_of_voice), which still work.'
-    : HINTS[failure.code];
+  const hint = hintFor(failure);
   return (
     `API error ${failure.code} (${status}): ${failure.message}` +
     (facts.length ? ` [${facts.join(', ')}]` : '') +

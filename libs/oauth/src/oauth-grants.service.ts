@@ -177,20 +177,19 @@ export class OAuthGrantsService {
     if (!hasApiAccess(row.plan)) {
       throw new InvalidGrantError('The account no longer has API access.');
     }
-    let granted = row.scopes;
-    if (scopes && scopes.filter((s) => s !== '').length > 0) {
-      const asked = scopes.filter((s) => s !== '');
-      if (asked.some((s) => !row.scopes.includes(s))) {
-        throw new InvalidScopeError('The requested scope exceeds what the grant allows.');
-      }
-      granted = [...new Set(asked)];
+    // A refresh may not widen the grant. Tokens carry the grant's scopes (they are checked
+    // from the grant on every call), so a narrower request still gets all of them, and the
+    // answer's `scope` says so (RFC 6749 §5.1): never a `scope` the token does not have.
+    const asked = (scopes ?? []).filter((s) => s !== '');
+    if (asked.some((s) => !row.scopes.includes(s))) {
+      throw new InvalidScopeError('The requested scope exceeds what the grant allows.');
     }
     // Spent last, together with the new pair (one statement): a concurrent use loses here.
     const pair = newTokenPair(now);
     if (!(await this.grants.rotateRefresh(row.id, pair.access, pair.refresh, now))) {
       return this.reused(row.grant_id, now);
     }
-    return pair.answer(granted);
+    return pair.answer(row.scopes);
   }
 
   /** Reuse of a spent refresh token: the whole grant is revoked (OAuth 2.1 §4.3.1). */

@@ -1,4 +1,5 @@
 import { plainDate, recordTimestamp } from '@app/core';
+import { MARKETS, SUPPORTED_LANGUAGES } from '@app/providers';
 import type { UsageDay, UsageEndpoint } from '@app/billing';
 import { ConnectingApp, planTitle } from '../session/session-pages';
 import { UsageChart, usageChart } from './usage-chart';
@@ -164,6 +165,11 @@ interface ConsolePage {
     on: boolean;
     lastFired: Array<{ threshold: number; month: string; firedAt: string }>;
   };
+  /** The rank-tracking section's market choices. */
+  rankMarkets: {
+    countries: Array<{ code: string; name: string; selected: boolean }>;
+    languages: string[];
+  };
 }
 
 /**
@@ -173,6 +179,7 @@ interface ConsolePage {
 const CONSOLE_SCRIPTS = [
   'console-common.js',
   'console-keys.js',
+  'console-rank.js',
   'console-connections.js',
   'console-webhooks.js',
   'console-alerts.js',
@@ -198,8 +205,17 @@ export function consolePage(v: ConsoleView): ConsolePage {
       .slice(0, TOP_ENDPOINTS)
       .map((e) => ({ endpoint: e.endpoint, calls: num(e.calls) })),
     alerts: consoleAlerts(v.alerts),
+    rankMarkets: RANK_MARKETS,
   };
 }
+
+/** The country and language choices of the console's keyword form (defaults US, en, as the API's). */
+const RANK_MARKETS: ConsolePage['rankMarkets'] = {
+  countries: [...MARKETS]
+    .sort((a, b) => a.location_name.localeCompare(b.location_name, 'en'))
+    .map((m) => ({ code: m.country_iso, name: m.location_name, selected: m.country_iso === 'US' })),
+  languages: [...SUPPORTED_LANGUAGES],
+};
 
 /** The month's calls and the bar drawing them against the limit (1 when unlimited). */
 function consoleCalls(v: ConsoleView): ConsolePage['calls'] {

@@ -1,5 +1,12 @@
 import type { AuthContext } from '@app/accounts';
-import { ApiResult, RequestOptions, ToolBackend, queryString, readEnvelope } from '@app/mcp-tools';
+import {
+  ApiMethod,
+  ApiResult,
+  RequestOptions,
+  ToolBackend,
+  queryString,
+  readEnvelope,
+} from '@app/mcp-tools';
 import { CLIENT_CLOSED_REQUEST, RequestHandler, dispatchInternal } from './in-process-dispatch';
 
 const CANCELLED: ApiResult = {
@@ -22,11 +29,7 @@ export class InProcessBackend implements ToolBackend {
     private readonly requestId?: string,
   ) {}
 
-  async request(
-    method: 'GET' | 'POST',
-    path: string,
-    options: RequestOptions = {},
-  ): Promise<ApiResult> {
+  async request(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<ApiResult> {
     if (options.signal?.aborted) return CANCELLED;
     const answer = await dispatchInternal(this.handler, {
       method,

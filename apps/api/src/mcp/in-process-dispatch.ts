@@ -2,6 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { AuthContext } from '@app/accounts';
 import { INTERNAL_CALLER } from '@app/gateway';
+import type { ApiMethod } from '@app/mcp-tools';
 
 /** The status of a dispatch the caller cancelled before it was answered (as nginx logs it). */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -9,7 +10,7 @@ export const CLIENT_CLOSED_REQUEST = 499;
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 interface InternalRequest {
-  method: 'GET' | 'POST';
+  method: ApiMethod;
   /** Path and query, e.g. /api/v1/backlinks?domain=example.com */
   url: string;
   body?: unknown;

@@ -33,7 +33,7 @@ describe('/mcp access rules', () => {
 
   it('WWW-Authenticate and bearer parsing', () => {
     expect(wwwAuthenticate(base, false)).toBe(
-      'Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp", scope="seo:read"',
+      'Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp", scope="seo:read seo:write"',
     );
     expect(wwwAuthenticate(base, true)).toMatch(/, error="invalid_token"$/);
     expect(bearerToken(undefined)).toBeNull();

@@ -64,6 +64,7 @@ export class McpHttpController {
     const server = createToolServer(new InProcessBackend(this.handler, caller.auth, req.id), {
       pollIntervalMs: POLL_INTERVAL_MS,
       maxWaitMs: MAX_WAIT_MS,
+      scopes: caller.scopes,
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const stop = () => {

@@ -5,6 +5,8 @@ export interface McpCaller {
   auth: AuthContext;
   /** The OAuth grant behind the token, when the bearer was an access token. */
   grantId?: number;
+  /** The scopes of the access token; undefined for an API key (every tool). */
+  scopes?: readonly string[];
 }
 
 /**

@@ -17,6 +17,6 @@ export class OAuthTokenAuthenticator extends McpTokenAuthenticator {
 
   async authenticate(token: string): Promise<McpCaller | null> {
     const caller = await this.grants.authenticate(token);
-    return caller ? { auth: caller.auth, grantId: caller.grantId } : null;
+    return caller ? { auth: caller.auth, grantId: caller.grantId, scopes: caller.scopes } : null;
   }
 }

@@ -1,5 +1,6 @@
 import { privateUseScheme } from '@app/oauth';
 import { planTitle } from '../session/session-pages';
+import { READ_SCOPE, WRITE_SCOPE } from './oauth-scopes';
 
 /**
  * The OAuth pages' view models: the consent page (views/consent.hbs), the page for an
@@ -53,8 +54,10 @@ interface ConsentPage {
 }
 
 const SCOPE_TEXT: Record<string, string> = {
-  'seo:read':
+  [READ_SCOPE]:
     'Use the SEO data tools for your account: backlinks, keyword research, site audits, rank tracking, Search Console and AI-visibility data.',
+  [WRITE_SCOPE]:
+    'Change your rank tracking: create, rename, pause and delete projects, and add, pause and remove tracked keywords (deleting also removes their position history).',
 };
 
 /** The consent page: who asks, where it returns to, what it may do; approve or deny. */

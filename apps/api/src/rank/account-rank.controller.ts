@@ -1,6 +1,7 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { WithMeta } from '@app/core';
 import { SessionContext } from '@app/accounts';
 import { ParseIdPipe } from '@app/gateway';
 import { AccountAreaController } from '../session/account-area.decorator';
@@ -13,6 +14,8 @@ import {
 } from './rank-management.dto';
 import { RankManagementService } from './rank-management.service';
 import { createdOrFound } from './rank-management.http';
+import { RankKeywordsQueryDto } from './rank.dto';
+import { RankKeywordsReader } from './rank-keywords-reader';
 
 /**
  * Rank tracking management in the account area (session cookie, same-origin and CSRF rules
@@ -21,12 +24,28 @@ import { createdOrFound } from './rank-management.http';
  */
 @AccountAreaController()
 export class AccountRankController {
-  constructor(private readonly rank: RankManagementService) {}
+  constructor(
+    private readonly rank: RankManagementService,
+    private readonly keywords: RankKeywordsReader,
+  ) {}
 
   @Get('rank/projects')
   @ApiOperation({ summary: 'The account’s rank-tracking projects' })
   listProjects(@CurrentSession() session: SessionContext) {
     return this.rank.listProjects(session.accountId);
+  }
+
+  /**
+   * The tracked keywords with position, previous position and movement (the console's list):
+   * the answer of GET /api/v1/rank/keywords, with meta.next naming this route.
+   */
+  @Get('rank/keywords')
+  @ApiOperation({ summary: 'Tracked keywords with their latest position (paged like /api/v1)' })
+  listKeywords(
+    @CurrentSession() session: SessionContext,
+    @Query() q: RankKeywordsQueryDto,
+  ): Promise<WithMeta<unknown>> {
+    return this.keywords.read(session.accountId, q, '/account/v1/rank/keywords');
   }
 
   @Post('rank/projects')

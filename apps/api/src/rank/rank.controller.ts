@@ -1,20 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import {
-  ApiError,
-  Clock,
-  RawJson,
-  WithMeta,
-  addDays,
-  parsePlainDate,
-  plainDate,
-  withMeta,
-} from '@app/core';
+import { ApiError, Clock, WithMeta, addDays, parsePlainDate, plainDate, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
 import { CurrentAuth, Endpoint, YOUR_DATA_COST } from '@app/gateway';
 import { RankHistoryQueryDto, RankKeywordsQueryDto } from './rank.dto';
 import { RankRepository } from './rank.repository';
-import { RankKeywordPages } from './rank-keyword-pages';
+import { RankKeywordsReader } from './rank-keywords-reader';
 import { historyEntryView, keywordHeadView, trendOf } from './rank.mapper';
 import { RankHistoryAnswerSchema, RankKeywordsAnswerSchema } from './rank.schema';
 
@@ -23,7 +14,7 @@ import { RankHistoryAnswerSchema, RankKeywordsAnswerSchema } from './rank.schema
 export class RankController {
   constructor(
     private readonly repo: RankRepository,
-    private readonly pages: RankKeywordPages,
+    private readonly keywordPages: RankKeywordsReader,
     private readonly clock: Clock,
   ) {}
 
@@ -53,31 +44,11 @@ export class RankController {
     client: 'rankKeywords',
     mcp: 'list_rank_keywords',
   })
-  async keywords(
+  keywords(
     @CurrentAuth() auth: AuthContext,
     @Query() q: RankKeywordsQueryDto,
   ): Promise<WithMeta<unknown>> {
-    const projectId = q.project_id ?? null;
-    const limit = q.limit ?? 100;
-    const offset = q.offset ?? 0;
-    if (projectId !== null && !(await this.repo.projectOwned(auth.accountId, projectId))) {
-      throw ApiError.notFound('Project');
-    }
-    const today = plainDate(this.clock.now());
-    // The entries arrive as JSON rendered in PostgreSQL, or as the bytes of a kept page
-    // (docs/your-data.md, "Rank tracking").
-    const page = await this.pages.page(auth.accountId, projectId, limit, offset, today);
-    // offset, total and next: paging, an extension of the spec (docs/your-data.md).
-    return withMeta(
-      { keywords: new RawJson(page.json), count: page.count },
-      {
-        project_id: projectId,
-        limit,
-        offset,
-        total: page.total,
-        next: offset + limit < page.total ? nextPage(projectId, limit, offset + limit) : null,
-      },
-    );
+    return this.keywordPages.read(auth.accountId, q, '/api/v1/rank/keywords');
   }
 
   @Get('history')
@@ -123,10 +94,4 @@ export class RankController {
       { days_requested: days, points: checks.length },
     );
   }
-}
-
-/** meta.next of GET /rank/keywords: the path and query of the page at `offset`. */
-function nextPage(projectId: number | null, limit: number, offset: number): string {
-  const project = projectId === null ? '' : `&project_id=${projectId}`;
-  return `/api/v1/rank/keywords?limit=${limit}&offset=${offset}${project}`;
 }

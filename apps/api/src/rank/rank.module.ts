@@ -9,12 +9,13 @@ import { AccountRankController } from './account-rank.controller';
 import { RankManagementService } from './rank-management.service';
 import { RankRepository } from './rank.repository';
 import { RankKeywordPages } from './rank-keyword-pages';
+import { RankKeywordsReader } from './rank-keywords-reader';
 
 /**
  * Rank tracking: GET /api/v1/rank/keywords and /rank/history, the management of projects and
  * keywords under /api/v1/rank (your-data: counted, never refused at the cap) and
- * /account/v1/rank (session; docs/rank-management.md), and the admin ingestion under
- * /admin/v1 (projects, keywords, checks).
+ * /account/v1/rank (session; docs/rank-management.md; with GET /account/v1/rank/keywords for
+ * the console), and the admin ingestion under /admin/v1 (projects, keywords, checks).
  */
 @Module({
   imports: [AdminRoutesModule, SessionModule],
@@ -24,7 +25,13 @@ import { RankKeywordPages } from './rank-keyword-pages';
     AccountRankController,
     RankIngestionController,
   ],
-  providers: [RankRepository, RankChecksRepository, RankKeywordPages, RankManagementService],
+  providers: [
+    RankRepository,
+    RankChecksRepository,
+    RankKeywordPages,
+    RankKeywordsReader,
+    RankManagementService,
+  ],
   exports: [RankRepository],
 })
 export class RankModule {}

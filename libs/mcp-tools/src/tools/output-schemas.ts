@@ -179,6 +179,13 @@ export function outputSchemas(): Record<string, JsonSchema> {
     query_gsc: answer('GscQueriesAnswer', { fieldsOf: 'rows' }),
     list_ai_visibility_projects: answer('AiVisibilityProjectsAnswer'),
     get_share_of_voice: answer('ShareOfVoiceAnswer'),
+    list_rank_projects: answer('RankProjectsAnswer'),
+    create_rank_project: answer('RankProjectAnswer'),
+    update_rank_project: answer('RankProjectAnswer'),
+    delete_rank_project: answer('RankProjectDeletedAnswer'),
+    add_rank_keywords: answer('RankKeywordsAddedAnswer'),
+    update_rank_keyword: answer('RankKeywordAnswer'),
+    delete_rank_keyword: answer('RankKeywordDeletedAnswer'),
   };
 }
 

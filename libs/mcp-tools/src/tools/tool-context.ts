@@ -1,5 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolBackend } from '../backend';
+import { errorResult } from '../tool-result';
 
 /** What every tool module gets: the server to register on, the API backend and the run-time defaults. */
 export interface ToolContext {
@@ -12,6 +14,11 @@ export interface ToolContext {
   /** Pause between run_site_audit's progress notifications (default 10 s). */
   progressIntervalMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The OAuth scopes of the caller (hosted connector, OAuth access token); undefined for an
+   * API key, which may call every tool.
+   */
+  scopes?: readonly string[];
 }
 
 export const READ_ONLY = {
@@ -19,3 +26,35 @@ export const READ_ONLY = {
   destructiveHint: false,
   idempotentHint: true,
 } as const;
+
+/**
+ * The OAuth scope the tools that change the account's records (rank projects and keywords)
+ * need on the hosted connector. `seo:read` reads, and runs the research and audit tools.
+ */
+export const WRITE_SCOPE = 'seo:write';
+
+/**
+ * A write tool's handler, run only when the caller may write: with an API key, or an OAuth
+ * token carrying WRITE_SCOPE. Otherwise the tool error FORBIDDEN (meta.required_scope), and
+ * nothing is sent to the API, so nothing is counted.
+ */
+export function writeHandler<A, E>(
+  context: Pick<ToolContext, 'scopes'>,
+  tool: string,
+  handler: (args: A, extra: E) => Promise<CallToolResult>,
+): (args: A, extra: E) => Promise<CallToolResult> {
+  return async (args, extra) => {
+    if (context.scopes === undefined || context.scopes.includes(WRITE_SCOPE)) {
+      return handler(args, extra);
+    }
+    return errorResult({
+      ok: false,
+      status: null,
+      code: 'FORBIDDEN',
+      message:
+        `${tool} changes the account's rank tracking and needs the OAuth scope ${WRITE_SCOPE}; ` +
+        `this connection was granted ${context.scopes.join(' ') || 'no scope'}. Nothing was sent to the API.`,
+      meta: { required_scope: WRITE_SCOPE, granted_scopes: [...context.scopes] },
+    });
+  };
+}

@@ -4,10 +4,12 @@ import { apiGet } from '../backend';
 import { fieldsArg, pickFields, withoutFields } from '../fields';
 import { toToolResult } from '../tool-result';
 import { COST, PG_INT_MAX, id, plainDate, withFallback, boundedInt } from './schemas';
+import { registerRankManagementTools } from './rank-management-tools';
 import { READ_ONLY, ToolContext } from './tool-context';
 
 /** Your-data tools: what the account already collected (rank tracking, Search Console, AI visibility). */
 export function registerYourDataTools(context: ToolContext): void {
+  registerRankManagementTools(context);
   registerRankTools(context);
   registerGscTools(context);
   registerAiVisibilityTools(context);

@@ -3,8 +3,9 @@
  * The console's browser scripts (GET /account) only enhance the server-rendered page: they
  * call the /account/v1 JSON API (same origin, JSON bodies) to create and revoke keys, list
  * and revoke connected apps, show and rotate the webhook secret, save the usage alerts and
- * change the password. They write text with textContent only, never HTML. One file per
- * section of the page (console-keys.js, console-connections.js, console-webhooks.js,
+ * change the password, and manage rank tracking. They write text with textContent only, never
+ * HTML. One file per section of the page (console-keys.js, console-rank.js,
+ * console-connections.js, console-webhooks.js,
  * console-alerts.js, console-password.js), loaded after this one: classic deferred scripts,
  * run in page order, sharing only the `SeoConsole` helpers below (each section keeps its own
  * names inside a block). Type-checked by tsconfig.web.json, linted with browser globals.
@@ -21,7 +22,14 @@
  *   previous_secret_valid_until: string | null }} WebhookSecret
  * @typedef {{ id: string, job_id: string, event: string, status: string, attempts: number,
  *   last_status_code: number | null, last_attempt_at: string | null }} Delivery
- * @typedef {Error & { status?: number }} ApiFailure
+ * @typedef {{ project_id: number, domain: string, name: string, match: string,
+ *   tracking: boolean, keywords_count: number, created_at: string,
+ *   updated_at: string }} RankProject
+ * @typedef {{ keyword_id: number, keyword: string, country: string, language: string,
+ *   device: string, status: string, current_position: number | null,
+ *   previous_position: number | null, position_change: number | null,
+ *   last_checked: string | null }} TrackedKeyword
+ * @typedef {Error & { status?: number, meta?: Record<string, any> }} ApiFailure
  */
 
 var SeoConsole = {
@@ -58,7 +66,8 @@ var SeoConsole = {
    * @param {string} method
    * @param {string} path
    * @param {object} [body]
-   * @param {{ keep401?: boolean }} [options]
+   * @param {{ keep401?: boolean, withMeta?: boolean }} [options]  `withMeta`: resolve with
+   *   `{data, meta}` (paging members are in meta)
    * @returns {Promise<any>}
    */
   api: function (method, path, body, options) {
@@ -92,11 +101,13 @@ var SeoConsole = {
    * (a 401 sends the page to the sign-in first, unless `keep401`).
    * @param {Response} res
    * @param {any} json
-   * @param {{ keep401?: boolean }} [options]
+   * @param {{ keep401?: boolean, withMeta?: boolean }} [options]
    * @returns {any}
    */
   answer: function (res, json, options) {
-    if (res.ok && json && json.success === true) return json.data;
+    if (res.ok && json && json.success === true) {
+      return options && options.withMeta ? { data: json.data, meta: json.meta || {} } : json.data;
+    }
     if (res.status === 401 && !(options && options.keep401)) {
       SeoConsole.signInAgain();
     }
@@ -107,6 +118,7 @@ var SeoConsole = {
     /** @type {ApiFailure} */
     var err = new Error(message);
     err.status = res.status;
+    err.meta = json && json.meta ? json.meta : {};
     throw err;
   },
 
