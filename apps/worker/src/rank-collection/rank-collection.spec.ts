@@ -81,7 +81,8 @@ describe('rank collection: the project match decides which host ranks', () => {
       taskGet: () => Promise.resolve({ kind: 'done', result }),
     } as unknown as SerpProvider;
     const clock = { now: () => new Date('2026-09-01T07:00:00Z') } as Clock;
-    const service = new RankCollectionService({} as AppConfig, tasks, serp, clock);
+    const config = { rankCollection: { checkDepth: 100 } } as AppConfig;
+    const service = new RankCollectionService(config, tasks, serp, clock);
     await service.collect();
     expect(stored).toHaveLength(1);
     return stored[0];
