@@ -272,10 +272,11 @@ describe('Search Console sync in the worker (fake source)', () => {
     const reauth2 = await property(acc2.id, 'sc-domain:r2.example', revoked);
     const now = t.clock.now().getTime();
 
-    // One claim takes 4 (ordered by id): r1's refused token sets r2 to reauth_required too,
-    // so r2 is never claimed.
+    // 4 lanes claim one property each (ordered by id); r1's refused token sets r2 to
+    // reauth_required too, so r2 is claimed only if a lane got to it first.
     const run = await sync.runDue();
-    expect(run).toMatchObject({ claimed: 4, failed: 3 });
+    expect([4, 5]).toContain(run.claimed);
+    expect(run.failed).toBe(run.claimed - 1);
     expect(await state(quota)).toMatchObject({
       status: 'active',
       last_sync_status: 'quota_exceeded',
