@@ -12,3 +12,5 @@ export * from './serp/serp.mapping';
 export * from './serp/dataforseo-serp.provider';
 export * from './serp/sandbox-serp.provider';
 export * from './providers.module';
+export * from './search-console/search-console.port';
+export * from './search-console/sandbox-search-console.source';

@@ -6,6 +6,7 @@ import {
   databaseConfig,
   databaseEnv,
 } from './parts/database.config';
+import { GscSyncConfig, gscSyncConfig, gscSyncEnv } from './parts/gsc-sync.config';
 import { HttpConfig, checkHttp, httpConfig, httpEnv } from './parts/http.config';
 import { OAuthConfig, oauthConfig, oauthEnv } from './parts/oauth.config';
 import { OperationsConfig, operationsConfig, operationsEnv } from './parts/operations.config';
@@ -50,6 +51,7 @@ const schema = z
     ...siteAuditEnv.shape,
     ...yourDataEnv.shape,
     ...rankCollectionEnv.shape,
+    ...gscSyncEnv.shape,
     ...webhooksEnv.shape,
     ...oauthEnv.shape,
     ...secretsEnv.shape,
@@ -72,6 +74,7 @@ export interface AppConfig
     SiteAuditConfig,
     YourDataConfig,
     RankCollectionConfig,
+    GscSyncConfig,
     WebhooksConfig,
     OAuthConfig,
     SecretsConfig {}
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...siteAuditConfig(e),
     ...yourDataConfig(e),
     ...rankCollectionConfig(e),
+    ...gscSyncConfig(e),
     ...webhooksConfig(e),
     ...oauthConfig(e),
     ...secretsConfig(e),

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `domain` (the domain and its subdomains rank; every existing project) or `exact_host`
  * (only the exact normalised host). Read by the worker's position matching.
  */
-export class RankProjectMatch1765400000000 implements MigrationInterface {
-  name = 'RankProjectMatch1765400000000';
+export class RankProjectMatch1765350000000 implements MigrationInterface {
+  name = 'RankProjectMatch1765350000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE rank_projects ADD COLUMN match text NOT NULL DEFAULT 'domain'`);
