@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AiVisibilityProjectEntity } from './entities';
+import { AiCompetitor, AiVisibilityProjectEntity } from './entities';
 import { Sql, SqlTx } from './sql';
 
 /** A competitor as a scan reports it (CompetitorDto in the API). */
@@ -29,6 +29,13 @@ export interface AiScanInput {
   competitors: AiScanCompetitorInput[];
 }
 
+/** What a project's scans ask and track (the customer's settings). */
+export interface AiScanSettings {
+  brand_aliases: string[];
+  prompts: string[];
+  competitors: AiCompetitor[];
+}
+
 /** What a stored scan answers besides `stored`. */
 export interface ScanResult {
   competitors: number;
@@ -44,6 +51,25 @@ export interface ScanResult {
 @Injectable()
 export class AiVisibilityIngestionRepository {
   constructor(private readonly sql: Sql) {}
+
+  /**
+   * Sets what a project's scans ask and track, and when it is next due (`dueAt`: now for a
+   * scan within one scheduler tick; null: never). false: no such project.
+   */
+  async setScanSettings(
+    projectId: number,
+    s: AiScanSettings,
+    dueAt: Date | null,
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await this.sql.rows<{ id: number }>(
+      `UPDATE ai_visibility_projects SET brand_aliases = $2, prompts = $3, competitors = $4::jsonb,
+         next_scan_at = $5, updated_at = $6
+       WHERE id = $1 RETURNING id`,
+      [projectId, s.brand_aliases, s.prompts, JSON.stringify(s.competitors), dueAt, now],
+    );
+    return rows.length > 0;
+  }
 
   /**
    * Stores one scan in one transaction: the snapshot of that date (re-posting the date
