@@ -53,8 +53,9 @@ export class AiVisibilityIngestionRepository {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * Sets what a project's scans ask and track, and when it is next due (`dueAt`: now for a
-   * scan within one scheduler tick; null: never). false: no such project.
+   * Sets what a project's scans ask and track. A project never scheduled becomes due at
+   * `dueAt` (now: scanned within one scheduler tick); a scheduled one keeps its schedule.
+   * false: no such project.
    */
   async setScanSettings(
     projectId: number,
@@ -64,7 +65,7 @@ export class AiVisibilityIngestionRepository {
   ): Promise<boolean> {
     const rows = await this.sql.rows<{ id: number }>(
       `UPDATE ai_visibility_projects SET brand_aliases = $2, prompts = $3, competitors = $4::jsonb,
-         next_scan_at = $5, updated_at = $6
+         next_scan_at = COALESCE(next_scan_at, $5), updated_at = $6
        WHERE id = $1 RETURNING id`,
       [projectId, s.brand_aliases, s.prompts, JSON.stringify(s.competitors), dueAt, now],
     );
