@@ -270,6 +270,24 @@ describe('AI-visibility scans (LLM Responses fake)', () => {
     expect(ms).toBeGreaterThanOrEqual(850);
   });
 
+  it('an engine slower than the call timeout fails the prompt: no snapshot, retried later', async () => {
+    fake.latencyMs.set('claude', 1500);
+    const id = await project('slow-acme.com', 'claude', ['too slow a question']);
+    const scans = await worker({
+      ...t.config,
+      aiVisibilityScans: { ...t.config.aiVisibilityScans, engineTimeoutMs: 1000 },
+    });
+    const run = await scans.runDue();
+    fake.latencyMs.delete('claude');
+    expect(run).toMatchObject({ projects: 1, asked: 1, failed: 1, stored: 0 });
+    expect(await snapshots(id)).toEqual([]);
+    const [row] = (await t.db.query(
+      `SELECT last_scan_error FROM ai_visibility_projects WHERE id = $1`,
+      [id],
+    )) as Array<{ last_scan_error: string }>;
+    expect(row.last_scan_error).toMatch(/timed out after 1000 ms/);
+  });
+
   it('a 25-prompt scan at a realistic latency: its duration and cost (docs/ai-visibility-scans.md)', async () => {
     fake.latencyMs.set('perplexity', 7000);
     const prompts = Array.from({ length: 25 }, (_, i) => `measured prompt ${i + 1}`);

@@ -307,18 +307,16 @@ async function seedScannedAiProject({ app, accountId, now }: DemoSeed): Promise<
     },
     now,
   ))!.row;
-  await app
-    .get(AiVisibilityIngestionRepository)
-    .setScanSettings(
-      project.id,
-      {
-        brand_aliases: ['OutdoorStore'],
-        prompts: DEMO_AI_PROMPTS,
-        competitors: DEMO_AI_COMPETITORS,
-      },
-      now,
-      now,
-    );
+  await app.get(AiVisibilityIngestionRepository).setScanSettings(
+    project.id,
+    {
+      brand_aliases: ['OutdoorStore'],
+      prompts: DEMO_AI_PROMPTS,
+      competitors: DEMO_AI_COMPETITORS,
+    },
+    now,
+    now,
+  );
 }
 
 /** The scan of `week` weeks ago at visibility `score`, with every rival's mentions. */
