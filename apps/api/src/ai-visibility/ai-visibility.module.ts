@@ -4,6 +4,7 @@ import { AiVisibilityController } from './ai-visibility.controller';
 import { AiVisibilityIngestionController } from './ai-visibility-ingestion.controller';
 import { AiVisibilityRepository } from './ai-visibility.repository';
 import { AiVisibilityService } from './ai-visibility.service';
+import { AiVisibilityIngestionRepository } from '@app/database';
 
 /**
  * AI visibility: GET /api/v1/ai-visibility/projects and /share-of-voice (your-data: counted,
@@ -12,7 +13,7 @@ import { AiVisibilityService } from './ai-visibility.service';
 @Module({
   imports: [AdminRoutesModule],
   controllers: [AiVisibilityController, AiVisibilityIngestionController],
-  providers: [AiVisibilityRepository, AiVisibilityService],
-  exports: [AiVisibilityRepository, AiVisibilityService],
+  providers: [AiVisibilityRepository, AiVisibilityIngestionRepository, AiVisibilityService],
+  exports: [AiVisibilityRepository, AiVisibilityIngestionRepository, AiVisibilityService],
 })
 export class AiVisibilityModule {}
