@@ -41,5 +41,7 @@ export default async function globalSetup(): Promise<void> {
     RANK_COLLECTION_ENABLED: 'false',
     // The Search Console sync likewise claims every due property: off unless a suite tests it.
     GSC_SYNC_ENABLED: 'false',
+    // The AI-visibility scans likewise claim every due project: off unless a suite tests them.
+    AI_VISIBILITY_SCANS_ENABLED: 'false',
   });
 }

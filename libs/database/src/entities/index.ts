@@ -24,6 +24,7 @@ import {
   GscWeeklyRollupEntity,
 } from './gsc.entity';
 import {
+  AiVisibilityAnswerEntity,
   AiVisibilityCompetitorEntity,
   AiVisibilityProjectEntity,
   AiVisibilitySnapshotEntity,
@@ -94,6 +95,7 @@ export const ENTITIES = [
   AiVisibilityProjectEntity,
   AiVisibilitySnapshotEntity,
   AiVisibilityCompetitorEntity,
+  AiVisibilityAnswerEntity,
   UserEntity,
   SessionEntity,
   OAuthClientEntity,
