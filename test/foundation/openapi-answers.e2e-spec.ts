@@ -623,8 +623,15 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
       documented('post', '/api/v1/rank/projects/{project_id}/keywords', refused, 402);
       expect(refused.body.meta).toMatchObject({ limit: 1, used: 0, requested: 2 });
       // AI-visibility management (an extension): past the prompts per project, on create and change
-      const few = await account('pro', { ...POLLING_OVERRIDES, ai_visibility_prompts_per_project: 1 });
-      const tooMany = await post(few.key, '/api/v1/ai-visibility/projects', aiProjectBody('few.com'));
+      const few = await account('pro', {
+        ...POLLING_OVERRIDES,
+        ai_visibility_prompts_per_project: 1,
+      });
+      const tooMany = await post(
+        few.key,
+        '/api/v1/ai-visibility/projects',
+        aiProjectBody('few.com'),
+      );
       documented('post', '/api/v1/ai-visibility/projects', tooMany, 402);
       expect(tooMany.body.meta).toMatchObject({ limit: 1, used: 0, requested: 2 });
       const one = await post(few.key, '/api/v1/ai-visibility/projects', {

@@ -206,7 +206,11 @@ export function answerCalls(
     'get /api/v1/ai-visibility/share-of-voice': (key) =>
       c.get(key, '/api/v1/ai-visibility/share-of-voice', { project_id: c.ids.aiProject }),
     'post /api/v1/ai-visibility/projects': (key) =>
-      c.post(key, '/api/v1/ai-visibility/projects', aiProjectBody(`ai-${++createdDomains}.example.com`)),
+      c.post(
+        key,
+        '/api/v1/ai-visibility/projects',
+        aiProjectBody(`ai-${++createdDomains}.example.com`),
+      ),
     'get /api/v1/ai-visibility/projects/{project_id}/settings': (key) =>
       c.get(key, `/api/v1/ai-visibility/projects/${c.ids.aiProject}/settings`),
     'patch /api/v1/ai-visibility/projects/{project_id}': (key) =>
