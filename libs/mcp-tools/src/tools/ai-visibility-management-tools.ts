@@ -29,7 +29,11 @@ const domain = z
   .min(1, 'must not be empty')
   .max(253, 'must be at most 253 characters')
   .describe('A site, e.g. example.com (a URL is reduced to its host; a leading www. is dropped)');
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters');
 
 const MEMBERS = {
   domain: domain.describe('The brand’s site, e.g. example.com (normalised like a rank project’s)'),
@@ -123,9 +127,7 @@ const UPDATE_AI_VISIBILITY_PROJECT = {
     COST.yourData,
   inputSchema: {
     project_id: projectId,
-    ...Object.fromEntries(
-      Object.entries(MEMBERS).map(([key, schema]) => [key, schema.optional()]),
-    ),
+    ...Object.fromEntries(Object.entries(MEMBERS).map(([key, schema]) => [key, schema.optional()])),
   } as { project_id: typeof projectId } & {
     [K in keyof typeof MEMBERS]: z.ZodOptional<(typeof MEMBERS)[K]>;
   },
@@ -187,7 +189,8 @@ export function registerAiVisibilityManagementTools(context: ToolContext): void 
     writeHandler(
       context,
       'delete_ai_visibility_project',
-      async ({ project_id }, extra) => toToolResult(await apiDelete(api, path(project_id), extra.signal)),
+      async ({ project_id }, extra) =>
+        toToolResult(await apiDelete(api, path(project_id), extra.signal)),
       RECORDS,
     ),
   );
