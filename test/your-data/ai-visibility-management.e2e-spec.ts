@@ -136,9 +136,12 @@ describe('AI-visibility management: /api/v1/ai-visibility/projects writes and /a
         `UPDATE ai_visibility_projects SET next_scan_at = now() + interval '3 days' WHERE id = $1`,
         [p.id],
       );
+      // The frequency, and the prompts and engine sent again unchanged (as the console does).
       const freq = await api(acc, 'patch', `/ai-visibility/projects/${p.id}`, {
         tracking_frequency: 'daily',
         brand_aliases: ['Patchy'],
+        prompts: aiProjectBody('patch.com').prompts,
+        ai_engine: 'chatgpt',
       });
       expect(freq.status).toBe(200);
       expect(Object.keys(freq.body.data)).toEqual(SETTINGS_MEMBERS);
@@ -147,7 +150,7 @@ describe('AI-visibility management: /api/v1/ai-visibility/projects writes and /a
         brand_aliases: ['Patchy'],
       });
       const later = freq.body.data.next_scan_at as string;
-      // A frequency change alone leaves the next scan where it was.
+      // Leaves the next scan where it was.
       expect(new Date(`${later.replace(' ', 'T')}Z`).getTime()).toBeGreaterThan(
         t.clock.now().getTime() + 86_400_000,
       );

@@ -105,10 +105,7 @@ export class AiVisibilityManagementController {
     mcp: 'get_ai_visibility_settings',
   })
   @projectIdParam()
-  settings(
-    @CurrentAuth() auth: AuthContext,
-    @Param('project_id', ParseIdPipe) projectId: number,
-  ) {
+  settings(@CurrentAuth() auth: AuthContext, @Param('project_id', ParseIdPipe) projectId: number) {
     return this.projects.settings(auth.accountId, projectId);
   }
 

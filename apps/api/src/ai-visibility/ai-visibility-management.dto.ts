@@ -28,7 +28,8 @@ export const MAX_PROMPTS_PER_BODY = 1000;
 const MAX_NAME_LENGTH = 200;
 
 /** Trimmed, inner whitespace collapsed to one space; anything else left for the checks. */
-const collapse = (v: unknown): unknown => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : v);
+const collapse = (v: unknown): unknown =>
+  typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : v;
 
 const hasControl = (v: string): boolean =>
   [...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
@@ -146,8 +147,7 @@ export class NewAiProjectDto {
     ValidateBy({
       name: 'competitorObjects',
       validator: {
-        validate: (v: unknown) =>
-          !Array.isArray(v) || v.every((c) => c instanceof AiCompetitorDto),
+        validate: (v: unknown) => !Array.isArray(v) || v.every((c) => c instanceof AiCompetitorDto),
         defaultMessage: (args) => `each item of ${args?.property} must be an object {name, domain}`,
       },
     }),

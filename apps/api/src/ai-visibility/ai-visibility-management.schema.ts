@@ -59,10 +59,7 @@ export const AiProjectSettingsAnswerSchema = successEnvelope(
 
 export const AiProjectDeletedAnswerSchema = successEnvelope(
   'AiVisibilityProjectDeletedAnswer',
-  named(
-    'AiVisibilityProjectDeleted',
-    z.object({ project_id: z.int(), deleted: z.literal(true) }),
-  ),
+  named('AiVisibilityProjectDeleted', z.object({ project_id: z.int(), deleted: z.literal(true) })),
 );
 
 export type AiProjectCreated = z.infer<typeof AiProjectCreatedSchema>;

@@ -64,7 +64,8 @@ export class AiVisibilityManagementService {
 
   /**
    * Changes the members the body carries. What is asked or where (prompts, engine, market)
-   * changing makes the project due now, so the new settings are scanned within minutes.
+   * changing to another value makes the project due now, so the new settings are scanned
+   * within minutes (the same values sent again leave the next scan where it was).
    */
   async updateProject(
     accountId: number,
@@ -99,11 +100,14 @@ export class AiVisibilityManagementService {
                 ? competitors(current.competitors, domain, 'domain')
                 : undefined,
         };
+        const changed = (next: unknown, stored: unknown) =>
+          next !== undefined && JSON.stringify(next) !== JSON.stringify(stored);
         const rescan =
           (fields.prompts ?? current.prompts).length > 0 &&
-          [body.prompts, body.ai_engine, body.target_country, body.target_language].some(
-            (v) => v != null,
-          );
+          (changed(fields.prompts, current.prompts) ||
+            changed(fields.aiEngine, current.aiEngine) ||
+            changed(fields.targetCountry, current.targetCountry) ||
+            changed(fields.targetLanguage, current.targetLanguage));
         return { fields: withoutUndefined(fields), rescan };
       },
       this.clock.now(),
@@ -171,7 +175,10 @@ function competitors(
   list.forEach((c, i) => {
     if (c.domain === projectDomain)
       throw member === 'domain'
-        ? ApiError.validation('domain', `domain ${projectDomain} is one of the project's competitors`)
+        ? ApiError.validation(
+            'domain',
+            `domain ${projectDomain} is one of the project's competitors`,
+          )
         : ApiError.validation(
             `competitors.${i}.domain`,
             `competitors.${i}.domain must not be the project's own domain`,

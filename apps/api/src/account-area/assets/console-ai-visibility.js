@@ -410,7 +410,7 @@
     editing = null;
     form.reset();
     formHeading.textContent = 'New project';
-    submit.textContent = 'Create project';
+    submit.textContent = 'Create AI-visibility project';
     cancel.hidden = true;
   }
 
