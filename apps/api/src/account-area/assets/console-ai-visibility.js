@@ -33,7 +33,6 @@
  */
 {
   const C = SeoConsole;
-  const SVG = 'http://www.w3.org/2000/svg';
   const ENGINES = /** @type {Record<string, string>} */ ({
     chatgpt: 'ChatGPT',
     claude: 'Claude',
@@ -62,6 +61,8 @@
   const chart = /** @type {SVGSVGElement} */ (
     /** @type {unknown} */ (document.getElementById('ai-chart'))
   );
+  /** The SVG namespace, as the page's own <svg> has it (no URL written here). */
+  const SVG = chart.namespaceURI;
   const scoresBody = C.$('ai-scores-body', HTMLTableSectionElement);
   const answersList = C.$('ai-answers', HTMLOListElement);
   const answersEmpty = C.$('ai-answers-empty', HTMLElement);
