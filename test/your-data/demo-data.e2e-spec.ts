@@ -5,6 +5,7 @@ import { createOwnDatabase } from '../helpers/own-database';
 import { startWorker } from '../site-audit/site-audit-helpers';
 import { seedDemoData } from '../../apps/api/src/cli/demo-data';
 import { seedDemo } from '../../apps/api/src/cli/seed-demo';
+import { AiVisibilityScansService } from '../../apps/worker/src/ai-visibility-scans/ai-visibility-scans.service';
 import { GscSyncService } from '../../apps/worker/src/gsc-sync/gsc-sync.service';
 import { bearer } from '../helpers/fixtures';
 import { GENEROUS, get } from './your-data-fixtures';
@@ -111,11 +112,10 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
     expect(figures[1]).toMatchObject({ domain: 'demo-recipes.com', with_figures: 0 });
 
     const projects = (await get(t, acc, '/api/v1/ai-visibility/projects')).body.data.projects;
-    expect(projects).toHaveLength(2);
+    expect(projects).toHaveLength(3);
     const scanned = projects.find((p: { score_change: number | null }) => p.score_change !== null);
-    const idle = projects.find(
-      (p: { visibility_score: number | null }) => p.visibility_score === null,
-    );
+    const idle = projects.find((p: { domain: string }) => p.domain === 'demo-recipes.com');
+    expect(idle.visibility_score).toBeNull();
     expect(scanned).toBeDefined();
     expect(idle).toBeDefined();
     const sov = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${scanned.id}`))
@@ -125,6 +125,18 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
     const none = (await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${idle.id}`))
       .body.data;
     expect(none.latest_snapshot).toBeNull();
+
+    // The Gemini project has prompts: the worker's scan (sandbox engine) stores its first snapshot.
+    const gemini = projects.find((p: { ai_engine: string }) => p.ai_engine === 'gemini');
+    expect(gemini).toMatchObject({ domain: 'demo-outdoor.com', visibility_score: null });
+    const scans = await worker!.get(AiVisibilityScansService).runDue();
+    expect(scans).toMatchObject({ projects: 1, asked: 6, failed: 0, stored: 1 });
+    const after = (
+      await get(t, acc, `/api/v1/ai-visibility/share-of-voice?project_id=${gemini.id}`)
+    ).body.data;
+    expect(after.latest_snapshot).toMatchObject({ prompts_evaluated: 6 });
+    expect(after.competitors).toHaveLength(4);
+    expect(after.share_of_voice.total_mentions).toBeGreaterThan(0);
   });
 
   it('npm start keeps one demo key: a new start revokes the key the previous one printed', async () => {

@@ -20,6 +20,7 @@ import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor'
 import { UsageAlertsSweepService } from './usage-alerts-sweep.service';
 import { RankCollectionModule } from './rank-collection/rank-collection.module';
 import { GscSyncModule } from './gsc-sync/gsc-sync.module';
+import { AiVisibilityScansModule } from './ai-visibility-scans/ai-visibility-scans.module';
 
 /**
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper
@@ -32,7 +33,8 @@ import { GscSyncModule } from './gsc-sync/gsc-sync.module';
  * and the purge of Idempotency-Keys past their 24 hours (IdempotencyPurgeService; docs/api.md),
  * and the sweep that fires the usage alerts the meter rows call for and that the API did not
  * record (UsageAlertsSweepService), and the Search Console sync (GscSyncModule;
- * docs/gsc-sync.md).
+ * docs/gsc-sync.md), and the AI-visibility scans (AiVisibilityScansModule;
+ * docs/ai-visibility-scans.md).
  */
 @Module({
   imports: [
@@ -43,6 +45,7 @@ import { GscSyncModule } from './gsc-sync/gsc-sync.module';
     BillingModule,
     RankCollectionModule,
     GscSyncModule,
+    AiVisibilityScansModule,
   ],
   providers: [
     SiteAuditProcessor,

@@ -11,6 +11,7 @@ export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';
 export * from './gsc-ingestion.repository';
+export * from './ai-visibility-ingestion.repository';
 export * from './idempotency-keys.repository';
 export * from './rank-checks.repository';
 export * from './statement-time';

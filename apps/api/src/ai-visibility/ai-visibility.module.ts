@@ -10,6 +10,7 @@ import { AiVisibilityReadsService } from './ai-visibility-reads.service';
 import { AiProjectsRepository } from './ai-projects.repository';
 import { AiVisibilityRepository } from './ai-visibility.repository';
 import { AiVisibilityService } from './ai-visibility.service';
+import { AiVisibilityIngestionRepository } from '@app/database';
 
 /**
  * AI visibility: GET /api/v1/ai-visibility/projects and /share-of-voice (your-data: counted,
@@ -28,11 +29,17 @@ import { AiVisibilityService } from './ai-visibility.service';
   ],
   providers: [
     AiVisibilityRepository,
+    AiVisibilityIngestionRepository,
     AiProjectsRepository,
     AiVisibilityService,
     AiVisibilityManagementService,
     AiVisibilityReadsService,
   ],
-  exports: [AiVisibilityRepository, AiProjectsRepository, AiVisibilityService],
+  exports: [
+    AiVisibilityRepository,
+    AiVisibilityIngestionRepository,
+    AiProjectsRepository,
+    AiVisibilityService,
+  ],
 })
 export class AiVisibilityModule {}

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '@app/core';
 import { ScanDto } from './ai-visibility-ingestion.dto';
-import { AiVisibilityRepository, ScanResult } from './ai-visibility.repository';
+import { AiVisibilityIngestionRepository, ScanResult } from '@app/database';
 
 /** The rules of AI-visibility ingestion beyond field validation. */
 @Injectable()
 export class AiVisibilityService {
-  constructor(private readonly repo: AiVisibilityRepository) {}
+  constructor(private readonly ingestion: AiVisibilityIngestionRepository) {}
 
   /**
    * Stores a scan of a project. A competitor_domain may appear once per scan (422 naming the
@@ -23,7 +23,7 @@ export class AiVisibilityService {
       }
       domains.add(c.competitor_domain);
     });
-    const result = await this.repo.storeScan(projectId, scan, now);
+    const result = await this.ingestion.storeScan(projectId, scan, now);
     if (!result) throw ApiError.notFound('AI-visibility project');
     return result;
   }

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Clock, addDays, parsePlainDate, plainDate, prng } from '@app/core';
 import { SERP_FEATURES } from '@app/database';
-import { GscIngestionRepository } from '@app/database';
+import { AiVisibilityIngestionRepository, GscIngestionRepository } from '@app/database';
 import { SANDBOX_GSC_MODIFIERS, SANDBOX_GSC_PRODUCTS } from '@app/providers';
 import { RankRepository } from '../rank/rank.repository';
 import { RankCheckDto } from '../rank/rank-ingestion.dto';
@@ -19,7 +19,9 @@ import { CompetitorDto, ScanDto } from '../ai-visibility/ai-visibility-ingestion
  * - 1 sandbox GSC property on the outdoor store's domain, synced by the worker (docs/gsc-sync.md:
  *   16 months of generated query × page × country × device facts, a few hundred a day, whose
  *   queries include the store's tracked keywords, so their checks show Search Console figures)
- * - 2 AI-visibility projects: one with 8 weekly scans and 25 competitors, one never scanned
+ * - 3 AI-visibility projects: one with 8 weekly scans and 25 competitors, one never scanned
+ *   (admin-made, no prompts), and one with prompts and competitors that the worker scans daily
+ *   against the sandbox AI engine (docs/ai-visibility-scans.md)
  */
 interface DemoDataSummary {
   rankProjects: number;
@@ -213,9 +215,13 @@ async function seedSearchConsole(seed: DemoSeed): Promise<number> {
 
 // ---- AI visibility: one scanned weekly (25 competitors), one never scanned --------------
 
-/** Two AI-visibility projects; the first gets 8 weekly scans against 25 rivals. The scans stored. */
+/**
+ * Three AI-visibility projects; the first gets 8 weekly scans against 25 rivals, the third
+ * prompts and competitors for the worker's scans. The scans stored.
+ */
 async function seedAiVisibility(seed: DemoSeed): Promise<number> {
   const scannedId = await upsertDemoAiProjects(seed);
+  await seedScannedAiProject(seed);
   const { rnd, pick } = seed;
   const rivals: DemoRival[] = Array.from({ length: 25 }, (_, i) => ({
     name: `${pick(['Summit', 'Trail', 'Peak', 'Ridge', 'Alpine', 'Canyon'])} ${pick(['Gear', 'Outfitters', 'Supply', 'Co', 'Sports'])} ${i + 1}`,
@@ -264,6 +270,53 @@ async function upsertDemoAiProjects({ app, accountId, now }: DemoSeed): Promise<
     now,
   );
   return scanned.id;
+}
+
+/** What the worker's scans of the demo's Gemini project ask, and the brands they track. */
+export const DEMO_AI_PROMPTS = [
+  'What are the best online stores for hiking gear?',
+  'Where should I buy a lightweight tent for backpacking?',
+  'Which outdoor retailers have good return policies?',
+  'Best place to buy trail running shoes online',
+  'Recommend a shop for winter camping equipment',
+  'Who sells affordable climbing harnesses?',
+];
+export const DEMO_AI_COMPETITORS = [
+  { name: 'Summit Gear', domain: 'summit-gear.example' },
+  { name: 'Trail Outfitters', domain: 'trail-outfitters.example' },
+  { name: 'Peak Supply', domain: 'peak-supply.example' },
+  { name: 'Ridge Sports', domain: 'ridge-sports.example' },
+];
+
+/**
+ * The outdoor store on Gemini, daily, with prompts and competitors: never scanned by the seed,
+ * due at once, so the worker scans it against the sandbox AI engine (re-seeding keeps its
+ * schedule and scans).
+ */
+async function seedScannedAiProject({ app, accountId, now }: DemoSeed): Promise<void> {
+  const project = (await app.get(AiVisibilityRepository).upsertProject(
+    accountId,
+    {
+      domain: 'demo-outdoor.com',
+      brand_name: 'Outdoor Store',
+      target_country: 'US',
+      target_language: 'en',
+      ai_engine: 'gemini',
+      tracking_frequency: 'daily',
+      status: 'active',
+    },
+    now,
+  ))!.row;
+  await app.get(AiVisibilityIngestionRepository).setScanSettings(
+    project.id,
+    {
+      brand_aliases: ['OutdoorStore'],
+      prompts: DEMO_AI_PROMPTS,
+      competitors: DEMO_AI_COMPETITORS,
+    },
+    now,
+    now,
+  );
 }
 
 /** The scan of `week` weeks ago at visibility `score`, with every rival's mentions. */

@@ -7,6 +7,11 @@ import {
   databaseEnv,
 } from './parts/database.config';
 import { GscSyncConfig, gscSyncConfig, gscSyncEnv } from './parts/gsc-sync.config';
+import {
+  AiVisibilityScansConfig,
+  aiVisibilityScansConfig,
+  aiVisibilityScansEnv,
+} from './parts/ai-visibility-scans.config';
 import { HttpConfig, checkHttp, httpConfig, httpEnv } from './parts/http.config';
 import { OAuthConfig, oauthConfig, oauthEnv } from './parts/oauth.config';
 import { OperationsConfig, operationsConfig, operationsEnv } from './parts/operations.config';
@@ -52,6 +57,7 @@ const schema = z
     ...yourDataEnv.shape,
     ...rankCollectionEnv.shape,
     ...gscSyncEnv.shape,
+    ...aiVisibilityScansEnv.shape,
     ...webhooksEnv.shape,
     ...oauthEnv.shape,
     ...secretsEnv.shape,
@@ -75,6 +81,7 @@ export interface AppConfig
     YourDataConfig,
     RankCollectionConfig,
     GscSyncConfig,
+    AiVisibilityScansConfig,
     WebhooksConfig,
     OAuthConfig,
     SecretsConfig {}
@@ -107,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...yourDataConfig(e),
     ...rankCollectionConfig(e),
     ...gscSyncConfig(e),
+    ...aiVisibilityScansConfig(e),
     ...webhooksConfig(e),
     ...oauthConfig(e),
     ...secretsConfig(e),
