@@ -108,7 +108,11 @@ export function barChart<K extends string>(
 }
 
 /** The bar of the `i`th point: its segments stacked from the bottom, and its tooltip. */
-function bar<K extends string>(p: BarPoint<K>, i: number, g: Geometry): BarChart<K>['bars'][number] {
+function bar<K extends string>(
+  p: BarPoint<K>,
+  i: number,
+  g: Geometry,
+): BarChart<K>['bars'][number] {
   let base = HEIGHT - BOTTOM;
   const segments: BarChart<K>['bars'][number]['segments'] = [];
   for (const [kind, value] of p.parts) {

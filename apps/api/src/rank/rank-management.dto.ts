@@ -82,7 +82,10 @@ export function KeywordLanguage(options: { required?: boolean } = {}): PropertyD
   return Rules(
     LanguageCode({
       optional: !options.required,
-      api: { enum: SUPPORTED_LANGUAGES, ...(options.required ? {} : { description: 'default en' }) },
+      api: {
+        enum: SUPPORTED_LANGUAGES,
+        ...(options.required ? {} : { description: 'default en' }),
+      },
     }),
     IsIn(SUPPORTED_LANGUAGES, {
       message: ({ property }) => `${property} must be one of ${SUPPORTED_LANGUAGES.join(', ')}`,
