@@ -24,6 +24,7 @@ export class AiVisibilityReadsService {
     private readonly repo: AiVisibilityRepository,
   ) {}
 
+  /** data of GET /ai-visibility/projects (the API key's and the session's). */
   async projects(accountId: number) {
     const projects = (await this.repo.listProjects(accountId)).map(projectView);
     return { projects, count: projects.length };
