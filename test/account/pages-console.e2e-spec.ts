@@ -7,6 +7,7 @@ const CONSOLE_SCRIPTS = [
   'console-common',
   'console-keys',
   'console-rank',
+  'console-ai-visibility',
   'console-connections',
   'console-webhooks',
   'console-alerts',
@@ -54,6 +55,12 @@ describe('Account pages: the console', () => {
     );
     expect(html).toMatch(
       /Tracked keywords<\/th><td data-label="Used">0<\/td><td data-label="Of">500</,
+    );
+    expect(html).toMatch(
+      /AI-visibility projects<\/th><td data-label="Used">0<\/td><td data-label="Of">1</,
+    );
+    expect(html).toMatch(
+      /Prompts per AI-visibility project \(largest\)<\/th><td data-label="Used">0<\/td><td data-label="Of">25</,
     );
     expect(html).toMatch(/Credits: <strong id="credits">7<\/strong>/);
 

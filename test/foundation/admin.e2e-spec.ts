@@ -88,12 +88,16 @@ describe('Admin API: accounts, keys, credits (docs/api.md, "Admin API")', () => 
         site_audit_pages_per_crawl: expect.any(Number),
         site_audit_rolling_page_budget: expect.any(Number),
         tracked_keywords: 500,
+        ai_visibility_projects: 1,
+        ai_visibility_prompts_per_project: 25,
       });
       expect(res.body.data.usage).toMatchObject({
         api_calls_per_month: 1,
         keyword_research_per_month: 0,
         backlinks_per_month: 0,
         site_audit_crawls_per_month: 0,
+        ai_visibility_projects: 0,
+        ai_visibility_prompts_per_project: 0,
         credits: 0,
       });
     });

@@ -210,7 +210,15 @@ describe('endpoint declarations: every public route is declared, documented and 
       patch: none,
       del: none,
       siteOrigin: () => 'http://127.0.0.1',
-      ids: { project: 0, keyword: 0, property: 0, aiProject: 0, spareProject: 0, spareKeyword: 0 },
+      ids: {
+        project: 0,
+        keyword: 0,
+        property: 0,
+        aiProject: 0,
+        spareProject: 0,
+        spareKeyword: 0,
+        spareAiProject: 0,
+      },
     });
     expect(Object.keys(calls).sort()).toEqual(routeKeys());
   });

@@ -424,6 +424,23 @@ const ACCOUNT_ROUTES: Route[] = [
   { method: 'POST', path: '/account/v1/rank/projects/:seg/keywords', query: [], body: true },
   { method: 'PATCH', path: '/account/v1/rank/keywords/:seg', query: [], body: true },
   { method: 'DELETE', path: '/account/v1/rank/keywords/:seg', query: [], body: false },
+  { method: 'GET', path: '/account/v1/ai-visibility/projects', query: [], body: false },
+  { method: 'POST', path: '/account/v1/ai-visibility/projects', query: [], body: true },
+  {
+    method: 'GET',
+    path: '/account/v1/ai-visibility/projects/:seg/settings',
+    query: [],
+    body: false,
+  },
+  { method: 'PATCH', path: '/account/v1/ai-visibility/projects/:seg', query: [], body: true },
+  { method: 'DELETE', path: '/account/v1/ai-visibility/projects/:seg', query: [], body: false },
+  { method: 'GET', path: '/account/v1/ai-visibility/projects/:seg/scores', query: [], body: false },
+  {
+    method: 'GET',
+    path: '/account/v1/ai-visibility/projects/:seg/answers',
+    query: [],
+    body: false,
+  },
   { method: 'GET', path: '/account/v1/:seg', query: [], body: false },
 ];
 

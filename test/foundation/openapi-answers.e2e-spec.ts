@@ -5,7 +5,12 @@ import { CallMeterService } from '@app/billing';
 import { plainDate } from '@app/core';
 import { declaredEndpoints, requestHash } from '@app/gateway';
 import { AdminClient, Plan, TestAccount, bearer } from '../helpers/fixtures';
-import { AnswerValidator, OpenApiDoc, answerCalls } from '../helpers/openapi-answers';
+import {
+  AnswerValidator,
+  OpenApiDoc,
+  aiProjectBody,
+  answerCalls,
+} from '../helpers/openapi-answers';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
 import { FixtureSite, closedPort, startFixtureSite } from '../site-audit/fixture-site';
@@ -91,6 +96,7 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
     aiEmpty: 0,
     spareProject: 0,
     spareKeyword: 0,
+    spareAiProject: 0,
   };
   const foreign = { project: 0, keyword: 0, property: 0, aiProject: 0 };
 
@@ -124,7 +130,8 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
     expect(docRes.status).toBe(200);
     v = new AnswerValidator(docRes.body as OpenApiDoc);
 
-    acc = await account('pro', POLLING_OVERRIDES);
+    // Room for the AI-visibility projects the create calls make besides the fixtures' own.
+    acc = await account('pro', { ...POLLING_OVERRIDES, ai_visibility_projects: 100 });
     await admin.credits(acc.id, 20);
     const today = plainDate(t.clock.now());
     const yesterday = plainDate(new Date(t.clock.now().getTime() - 86_400_000));
@@ -177,6 +184,7 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
     );
     await yd.scan(ids.aiProject, scanBody(today, { visibility_score: 55 }));
     ids.aiEmpty = await yd.aiProject(acc.id, 'never-scanned.com');
+    ids.spareAiProject = await yd.aiProject(acc.id, 'spare-ai.example.com');
 
     const other = await account('pro', POLLING_OVERRIDES);
     foreign.project = await yd.rankProject(other.id, 'other.com', 'Other');
@@ -426,6 +434,24 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
           '/api/v1/rank/keywords/{keyword_id}',
           () => del(acc.key, `/api/v1/rank/keywords/${foreign.keyword}`),
         ],
+        [
+          'get',
+          '/api/v1/ai-visibility/projects/{project_id}/settings',
+          () => get(acc.key, `/api/v1/ai-visibility/projects/${foreign.aiProject}/settings`),
+        ],
+        [
+          'patch',
+          '/api/v1/ai-visibility/projects/{project_id}',
+          () =>
+            patch(acc.key, `/api/v1/ai-visibility/projects/${foreign.aiProject}`, {
+              tracking_frequency: 'daily',
+            }),
+        ],
+        [
+          'delete',
+          '/api/v1/ai-visibility/projects/{project_id}',
+          () => del(acc.key, `/api/v1/ai-visibility/projects/${foreign.aiProject}`),
+        ],
       ];
       for (const [method, path, call] of writes) documented(method, path, await call(), 404);
     });
@@ -473,6 +499,23 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
           '/api/v1/rank/keywords/{keyword_id}',
           () => patch(acc.key, `/api/v1/rank/keywords/${ids.keyword}`, { status: 'error' }),
         ],
+        [
+          'post',
+          '/api/v1/ai-visibility/projects',
+          () =>
+            post(acc.key, '/api/v1/ai-visibility/projects', {
+              ...aiProjectBody('invalid.example.com'),
+              ai_engine: 'bing',
+            }),
+        ],
+        [
+          'patch',
+          '/api/v1/ai-visibility/projects/{project_id}',
+          () =>
+            patch(acc.key, `/api/v1/ai-visibility/projects/${ids.aiProject}`, {
+              tracking_frequency: 'hourly',
+            }),
+        ],
       ];
       for (const [method, path, call] of cases) {
         const res = await call();
@@ -514,6 +557,10 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
         [`/api/v1/rank/projects/${ids.project}/keywords`]: [
           { keywords: ['keyed keyword'] },
           { keywords: ['other keyword'] },
+        ],
+        '/api/v1/ai-visibility/projects': [
+          aiProjectBody('keyed-ai.example.com'),
+          aiProjectBody('other-ai.example.com'),
         ],
       };
       for (const [path, [body, other]] of Object.entries(bodies)) {
@@ -575,6 +622,30 @@ describe('OpenAPI: every real answer matches the served document (issue 25)', ()
       });
       documented('post', '/api/v1/rank/projects/{project_id}/keywords', refused, 402);
       expect(refused.body.meta).toMatchObject({ limit: 1, used: 0, requested: 2 });
+      // AI-visibility management (an extension): past the prompts per project, on create and change
+      const few = await account('pro', {
+        ...POLLING_OVERRIDES,
+        ai_visibility_prompts_per_project: 1,
+      });
+      const tooMany = await post(
+        few.key,
+        '/api/v1/ai-visibility/projects',
+        aiProjectBody('few.com'),
+      );
+      documented('post', '/api/v1/ai-visibility/projects', tooMany, 402);
+      expect(tooMany.body.meta).toMatchObject({ limit: 1, used: 0, requested: 2 });
+      const one = await post(few.key, '/api/v1/ai-visibility/projects', {
+        ...aiProjectBody('few.com'),
+        prompts: ['one prompt only'],
+      });
+      expect(one.status).toBe(201);
+      const grown = await patch(
+        few.key,
+        `/api/v1/ai-visibility/projects/${(one.body.data as { id: number }).id}`,
+        { prompts: ['one prompt only', 'and a second'] },
+      );
+      documented('patch', '/api/v1/ai-visibility/projects/{project_id}', grown, 402);
+      expect(grown.body.meta).toMatchObject({ limit: 1, used: 1, requested: 2 });
     });
 
     it('409 ALREADY_RUNNING: the same research twice at once; 502 UPSTREAM_ERROR: no data upstream', async () => {

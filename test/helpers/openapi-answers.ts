@@ -132,7 +132,8 @@ export interface CallContext {
   siteOrigin: () => string;
   /**
    * The account's own rank project and keyword, GSC property and AI-visibility project, and
-   * a rank project and keyword of its own that the delete calls may remove.
+   * a rank project, keyword and AI-visibility project of its own that the delete calls may
+   * remove.
    */
   ids: {
     project: number;
@@ -141,11 +142,25 @@ export interface CallContext {
     aiProject: number;
     spareProject: number;
     spareKeyword: number;
+    spareAiProject: number;
   };
 }
 
 /** A new domain for each create call (so that it answers 201). */
 let createdDomains = 0;
+
+/** A valid body of POST /api/v1/ai-visibility/projects, of the domain given. */
+export const aiProjectBody = (domain: string) => ({
+  domain,
+  brand_name: 'Example',
+  brand_aliases: ['Example Inc'],
+  target_country: 'US',
+  target_language: 'en',
+  ai_engine: 'chatgpt',
+  tracking_frequency: 'weekly',
+  prompts: ['best running shoes for beginners', 'which running shoe brand lasts longest'],
+  competitors: [{ name: 'Rival', domain: 'rival.com' }],
+});
 
 /**
  * A valid call of each public operation ("<method> <OpenAPI path>"), for the account given:
@@ -190,5 +205,19 @@ export function answerCalls(
     'get /api/v1/ai-visibility/projects': (key) => c.get(key, '/api/v1/ai-visibility/projects'),
     'get /api/v1/ai-visibility/share-of-voice': (key) =>
       c.get(key, '/api/v1/ai-visibility/share-of-voice', { project_id: c.ids.aiProject }),
+    'post /api/v1/ai-visibility/projects': (key) =>
+      c.post(
+        key,
+        '/api/v1/ai-visibility/projects',
+        aiProjectBody(`ai-${++createdDomains}.example.com`),
+      ),
+    'get /api/v1/ai-visibility/projects/{project_id}/settings': (key) =>
+      c.get(key, `/api/v1/ai-visibility/projects/${c.ids.aiProject}/settings`),
+    'patch /api/v1/ai-visibility/projects/{project_id}': (key) =>
+      c.patch(key, `/api/v1/ai-visibility/projects/${c.ids.aiProject}`, {
+        tracking_frequency: 'weekly',
+      }),
+    'delete /api/v1/ai-visibility/projects/{project_id}': (key) =>
+      c.del(key, `/api/v1/ai-visibility/projects/${c.ids.spareAiProject}`),
   };
 }

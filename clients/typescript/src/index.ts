@@ -55,6 +55,8 @@ export type CreateRankProjectRequest = BodyOf<'createRankProject'>;
 export type UpdateRankProjectRequest = BodyOf<'updateRankProject'>;
 export type AddRankKeywordsRequest = BodyOf<'addRankKeywords'>;
 export type UpdateRankKeywordRequest = BodyOf<'updateRankKeyword'>;
+export type CreateAiVisibilityProjectRequest = BodyOf<'createAiVisibilityProject'>;
+export type UpdateAiVisibilityProjectRequest = BodyOf<'updateAiVisibilityProject'>;
 export type GscQueriesQuery = QueryOf<'queryGsc'>;
 export type ShareOfVoiceQuery = QueryOf<'getShareOfVoice'>;
 export type JobsQuery = QueryOf<'listJobs'>;
@@ -615,6 +617,65 @@ export class SeoApiClient {
     return this.unwrap(
       this.http.GET('/api/v1/ai-visibility/share-of-voice', {
         params: { query },
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /**
+   * POST /ai-visibility/projects: creates a project with its brand, market, engine, frequency,
+   * prompts and competitors (201; your-data, an extension). Past the plan's
+   * ai_visibility_projects or prompts limit: SeoApiError 402, nothing created.
+   */
+  createAiVisibilityProject(
+    body: CreateAiVisibilityProjectRequest,
+    options?: PostOptions,
+  ): Promise<AnswerOf<Schemas['AiVisibilityProjectCreatedAnswer']>> {
+    return this.unwrap(
+      this.http.POST('/api/v1/ai-visibility/projects', {
+        body,
+        headers: idempotencyHeader(options),
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /** GET /ai-visibility/projects/{project_id}/settings: prompts, aliases, competitors, next scan. */
+  aiVisibilitySettings(
+    projectId: number,
+    options?: CallOptions,
+  ): Promise<AnswerOf<Schemas['AiVisibilityProjectSettingsAnswer']>> {
+    return this.unwrap(
+      this.http.GET('/api/v1/ai-visibility/projects/{project_id}/settings', {
+        params: { path: { project_id: projectId } },
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /** PATCH /ai-visibility/projects/{project_id}: any member of the create body; answers the settings. */
+  updateAiVisibilityProject(
+    projectId: number,
+    body: UpdateAiVisibilityProjectRequest,
+    options?: CallOptions,
+  ): Promise<AnswerOf<Schemas['AiVisibilityProjectSettingsAnswer']>> {
+    return this.unwrap(
+      this.http.PATCH('/api/v1/ai-visibility/projects/{project_id}', {
+        params: { path: { project_id: projectId } },
+        body,
+        signal: options?.signal,
+      }),
+    );
+  }
+
+  /** DELETE /ai-visibility/projects/{project_id}: the project, its scans and answers (your-data). */
+  deleteAiVisibilityProject(
+    projectId: number,
+    options?: CallOptions,
+  ): Promise<AnswerOf<Schemas['AiVisibilityProjectDeletedAnswer']>> {
+    return this.unwrap(
+      this.http.DELETE('/api/v1/ai-visibility/projects/{project_id}', {
+        params: { path: { project_id: projectId } },
         signal: options?.signal,
       }),
     );

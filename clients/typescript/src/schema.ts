@@ -261,7 +261,13 @@ export interface paths {
          */
         get: operations["listAiVisibilityProjects"];
         put?: never;
-        post?: never;
+        /**
+         * Create an AI-visibility project: brand, market, engine, prompts, competitors
+         * @description The domain (and each competitor’s) is stored normalised (lower case, no scheme, path, port or leading www.). `ai_engine`: chatgpt, claude, gemini or perplexity; `tracking_frequency`: daily or weekly; prompts: 1 to the plan’s `ai_visibility_prompts_per_project`, 3-500 characters each, distinct; at most 20 competitors with distinct domains, none the project’s own. The first scan runs within minutes. One project per domain and engine (422 on `domain` otherwise). Past the plan’s `ai_visibility_projects` or prompts limit: 402 with meta.limit, meta.used and meta.requested, nothing created.
+         *
+         *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        post: operations["createAiVisibilityProject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -282,6 +288,54 @@ export interface paths {
          *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
          */
         get: operations["getShareOfVoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ai-visibility/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a project with its scans and answers
+         * @description **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        delete: operations["deleteAiVisibilityProject"];
+        options?: never;
+        head?: never;
+        /**
+         * Change any member of a project (answers its settings)
+         * @description Any member of the create body, with the same rules; a list sent replaces the stored one. Changing the prompts, engine or market makes the project due now (scanned within minutes). More prompts than the plan’s `ai_visibility_prompts_per_project`: 402, nothing changed.
+         *
+         *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        patch: operations["updateAiVisibilityProject"];
+        trace?: never;
+    };
+    "/api/v1/ai-visibility/projects/{project_id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project’s prompts, aliases, competitors, engine, frequency and next scan
+         * @description next_scan_at is when the next scan starts (UTC), null for a project the service never scans (one without prompts, as the admin ingestion makes them).
+         *
+         *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
+         */
+        get: operations["getAiVisibilitySettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -461,6 +515,71 @@ export interface components {
             /** @enum {string} */
             status: "active" | "paused";
         };
+        AiCompetitorRequest: {
+            /** @example Rival */
+            name: string;
+            /**
+             * @description Stored normalised: lower case, without scheme, path, port or a leading www. (https://www.Example.com/x → example.com)
+             * @example example.com
+             */
+            domain: string;
+        };
+        NewAiProjectRequest: {
+            /**
+             * @description Stored normalised: lower case, without scheme, path, port or a leading www. (https://www.Example.com/x → example.com)
+             * @example example.com
+             */
+            domain: string;
+            /** @example Example */
+            brand_name: string;
+            /** @description Other names the brand goes by (matched like the name: whole words, any case); distinct */
+            brand_aliases?: string[];
+            /**
+             * @description A supported market (GET /keyword-research/locations country_iso)
+             * @example US
+             */
+            target_country: string;
+            /**
+             * @example en
+             * @enum {string}
+             */
+            target_language: "en" | "es" | "fr" | "de" | "it" | "pt" | "nl" | "ru" | "ja" | "zh";
+            /** @enum {string} */
+            ai_engine: "chatgpt" | "claude" | "gemini" | "perplexity";
+            /** @enum {string} */
+            tracking_frequency: "daily" | "weekly";
+            /** @description The questions asked, 3-500 characters each, distinct; at most the plan’s ai_visibility_prompts_per_project (402 past it) */
+            prompts: string[];
+            competitors?: components["schemas"]["AiCompetitorRequest"][];
+        };
+        AiProjectChangesRequest: {
+            /**
+             * @description Stored normalised: lower case, without scheme, path, port or a leading www. (https://www.Example.com/x → example.com)
+             * @example example.com
+             */
+            domain?: string;
+            /** @example Example */
+            brand_name?: string;
+            /** @description Other names the brand goes by (matched like the name: whole words, any case); distinct */
+            brand_aliases?: string[];
+            /**
+             * @description A supported market (GET /keyword-research/locations country_iso)
+             * @example US
+             */
+            target_country?: string;
+            /**
+             * @example en
+             * @enum {string}
+             */
+            target_language?: "en" | "es" | "fr" | "de" | "it" | "pt" | "nl" | "ru" | "ja" | "zh";
+            /** @enum {string} */
+            ai_engine?: "chatgpt" | "claude" | "gemini" | "perplexity";
+            /** @enum {string} */
+            tracking_frequency?: "daily" | "weekly";
+            /** @description The questions asked, 3-500 characters each, distinct; at most the plan’s ai_visibility_prompts_per_project (402 past it) */
+            prompts?: string[];
+            competitors?: components["schemas"]["AiCompetitorRequest"][];
+        };
         SiteAuditRequest: {
             /**
              * @description Absolute http(s) URL to start crawling from (no credentials; must resolve to public addresses)
@@ -537,9 +656,9 @@ export interface components {
                 resets_at?: string;
                 /** @description 429 QUOTA_EXCEEDED on /site-audit: which quota is used up */
                 quota?: string;
-                /** @description How much of that quota (or of tracked_keywords) is used */
+                /** @description How much of that quota (or of tracked_keywords, ai_visibility_projects, or the project’s prompts) is used */
                 used?: number;
-                /** @description 402 on a tracked_keywords limit: the new items the refused batch held */
+                /** @description 402 on a record limit (tracked_keywords, ai_visibility_projects, ai_visibility_prompts_per_project): what the refused write asked for */
                 requested?: number;
                 /** @description 402: credits the request needs */
                 credits_required?: number;
@@ -812,6 +931,230 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["RankKeywordDeleted"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        AiVisibilityProject: {
+            id: number;
+            domain: string;
+            brand_name: string;
+            target_country: string;
+            target_language: string;
+            /** @example chatgpt */
+            ai_engine: string;
+            /** @example weekly */
+            tracking_frequency: string;
+            /** @example active */
+            status: string;
+            /** @description null before the first scan */
+            visibility_score: number | null;
+            previous_visibility_score: number | null;
+            /** @description null until the project has been scanned twice */
+            score_change: number | null;
+            /**
+             * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-24 09:30:00
+             */
+            created_at: string;
+            /**
+             * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-24 09:30:00
+             */
+            updated_at: string;
+        };
+        AiVisibilityProjects: {
+            projects: components["schemas"]["AiVisibilityProject"][];
+            count: number;
+        };
+        AiVisibilityProjectsAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AiVisibilityProjects"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        ShareOfVoice: {
+            project: {
+                id: number;
+                domain: string;
+                brand_name: string;
+                target_country: string;
+                ai_engine: string;
+                visibility_score: number | null;
+                previous_visibility_score: number | null;
+            };
+            /** @description null before the project's first scan completes */
+            latest_snapshot: {
+                geo_score: number;
+                /** @description Share of tested prompts that mentioned the brand at all (coverage) */
+                mention_rate: number;
+                avg_position: number | null;
+                sentiment_avg: number | null;
+                citation_rate: number;
+                competition_score: number;
+                prompts_evaluated: number;
+                /**
+                 * @description Date, YYYY-MM-DD
+                 * @example 2026-11-24
+                 */
+                snapshot_date: string;
+            } | null;
+            share_of_voice: {
+                brand_mentions: number;
+                competitor_mentions: number;
+                total_mentions: number;
+                /** @description The brand's share of all mentions of it and its tracked competitors; null when there are none */
+                brand_share_pct: number | null;
+            };
+            /** @description At most 20, by mention count */
+            competitors: {
+                competitor_name: string;
+                competitor_domain: string;
+                mention_count: number;
+                visibility_score: number | null;
+                avg_position: number | null;
+                /**
+                 * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
+                 * @example 2026-11-24 09:30:00
+                 */
+                updated_at: string;
+            }[];
+        };
+        ShareOfVoiceAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["ShareOfVoice"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        AiVisibilityTrackedCompetitor: {
+            /** @example Rival */
+            name: string;
+            /**
+             * @description Normalised like the project’s
+             * @example rival.com
+             */
+            domain: string;
+        };
+        AiVisibilityProjectCreated: {
+            id: number;
+            domain: string;
+            brand_name: string;
+            target_country: string;
+            target_language: string;
+            /** @example chatgpt */
+            ai_engine: string;
+            /** @example weekly */
+            tracking_frequency: string;
+            /** @example active */
+            status: string;
+            /** @description null before the first scan */
+            visibility_score: number | null;
+            previous_visibility_score: number | null;
+            /** @description null until the project has been scanned twice */
+            score_change: number | null;
+            /**
+             * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-24 09:30:00
+             */
+            created_at: string;
+            /**
+             * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-24 09:30:00
+             */
+            updated_at: string;
+            /** @description The questions asked at each scan, in order */
+            prompts: string[];
+            /** @description Other names the brand goes by */
+            brand_aliases: string[];
+            competitors: components["schemas"]["AiVisibilityTrackedCompetitor"][];
+        };
+        AiVisibilityProjectSettings: {
+            project_id: number;
+            /** @description Other names the brand goes by */
+            brand_aliases: string[];
+            /** @description The questions asked at each scan, in order */
+            prompts: string[];
+            competitors: components["schemas"]["AiVisibilityTrackedCompetitor"][];
+            /**
+             * @description chatgpt, claude, gemini, perplexity (a project made through the admin ingestion may carry another)
+             * @example chatgpt
+             */
+            ai_engine: string;
+            /**
+             * @description daily or weekly
+             * @example weekly
+             */
+            tracking_frequency: string;
+            /**
+             * @description When the next scan starts (UTC); null: never scanned by the service (a project without prompts)
+             * @example 2026-11-24 09:30:00
+             */
+            next_scan_at: string | null;
+        };
+        AiVisibilityProjectCreatedAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AiVisibilityProjectCreated"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        AiVisibilityProjectSettingsAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AiVisibilityProjectSettings"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description When the answer was made, ISO 8601 with offset
+                 * @example 2026-11-24T09:30:00.000+00:00
+                 */
+                timestamp: string;
+                /** @description The request id (also the X-Request-Id header); quote it to support */
+                request_id: string;
+            };
+        };
+        AiVisibilityProjectDeleted: {
+            project_id: number;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        AiVisibilityProjectDeletedAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AiVisibilityProjectDeleted"];
             meta: {
                 /**
                  * Format: date-time
@@ -1387,115 +1730,6 @@ export interface components {
                 /** @enum {string} */
                 dir: "desc" | "asc";
                 limit: number;
-            };
-        };
-        AiVisibilityProject: {
-            id: number;
-            domain: string;
-            brand_name: string;
-            target_country: string;
-            target_language: string;
-            /** @example chatgpt */
-            ai_engine: string;
-            /** @example weekly */
-            tracking_frequency: string;
-            /** @example active */
-            status: string;
-            /** @description null before the first scan */
-            visibility_score: number | null;
-            previous_visibility_score: number | null;
-            /** @description null until the project has been scanned twice */
-            score_change: number | null;
-            /**
-             * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
-             * @example 2026-11-24 09:30:00
-             */
-            created_at: string;
-            /**
-             * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
-             * @example 2026-11-24 09:30:00
-             */
-            updated_at: string;
-        };
-        AiVisibilityProjects: {
-            projects: components["schemas"]["AiVisibilityProject"][];
-            count: number;
-        };
-        AiVisibilityProjectsAnswer: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["AiVisibilityProjects"];
-            meta: {
-                /**
-                 * Format: date-time
-                 * @description When the answer was made, ISO 8601 with offset
-                 * @example 2026-11-24T09:30:00.000+00:00
-                 */
-                timestamp: string;
-                /** @description The request id (also the X-Request-Id header); quote it to support */
-                request_id: string;
-            };
-        };
-        ShareOfVoice: {
-            project: {
-                id: number;
-                domain: string;
-                brand_name: string;
-                target_country: string;
-                ai_engine: string;
-                visibility_score: number | null;
-                previous_visibility_score: number | null;
-            };
-            /** @description null before the project's first scan completes */
-            latest_snapshot: {
-                geo_score: number;
-                /** @description Share of tested prompts that mentioned the brand at all (coverage) */
-                mention_rate: number;
-                avg_position: number | null;
-                sentiment_avg: number | null;
-                citation_rate: number;
-                competition_score: number;
-                prompts_evaluated: number;
-                /**
-                 * @description Date, YYYY-MM-DD
-                 * @example 2026-11-24
-                 */
-                snapshot_date: string;
-            } | null;
-            share_of_voice: {
-                brand_mentions: number;
-                competitor_mentions: number;
-                total_mentions: number;
-                /** @description The brand's share of all mentions of it and its tracked competitors; null when there are none */
-                brand_share_pct: number | null;
-            };
-            /** @description At most 20, by mention count */
-            competitors: {
-                competitor_name: string;
-                competitor_domain: string;
-                mention_count: number;
-                visibility_score: number | null;
-                avg_position: number | null;
-                /**
-                 * @description Record timestamp, YYYY-MM-DD HH:MM:SS (UTC)
-                 * @example 2026-11-24 09:30:00
-                 */
-                updated_at: string;
-            }[];
-        };
-        ShareOfVoiceAnswer: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["ShareOfVoice"];
-            meta: {
-                /**
-                 * Format: date-time
-                 * @description When the answer was made, ISO 8601 with offset
-                 * @example 2026-11-24T09:30:00.000+00:00
-                 */
-                timestamp: string;
-                /** @description The request id (also the X-Request-Id header); quote it to support */
-                request_id: string;
             };
         };
     };
@@ -2531,6 +2765,110 @@ export interface operations {
             };
         };
     };
+    createAiVisibilityProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries of this POST safe: a repeat within 24 hours with the same key, route and JSON body answers the first answer again (with Idempotent-Replayed: true) and starts and charges nothing. 1-255 printable ASCII characters; a new one (e.g. a UUID) per logical request.
+                 * @example 5f0c1d8e-4b8a-4d3e-9a43-2f9e1c0b7a61
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewAiProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description "true" when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiVisibilityProjectCreatedAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYMENT_REQUIRED: Feature quota used up and no credits remain */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ALREADY_RUNNING: The same request is already being fetched for the account; nothing is charged */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A parameter is missing or invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getShareOfVoice: {
         parameters: {
             query: {
@@ -2590,6 +2928,256 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: A parameter is missing or invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAiVisibilityProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiVisibilityProjectDeletedAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Unknown, or not owned by the account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateAiVisibilityProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiProjectChangesRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiVisibilityProjectSettingsAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYMENT_REQUIRED: Feature quota used up and no credits remain */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Unknown, or not owned by the account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A parameter is missing or invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: A limit is reached: see meta (retry_after and limit, or resets_at) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVER_ERROR: Internal error; safe to retry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAiVisibilitySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiVisibilityProjectSettingsAnswer"];
+                };
+            };
+            /** @description BAD_REQUEST: Malformed request syntax */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: The plan lacks API access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Unknown, or not owned by the account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -82,12 +82,13 @@ export const ErrorEnvelopeSchema = named(
         .string()
         .optional()
         .meta({ description: '429 QUOTA_EXCEEDED on /site-audit: which quota is used up' }),
-      used: z
-        .int()
-        .optional()
-        .meta({ description: 'How much of that quota (or of tracked_keywords) is used' }),
+      used: z.int().optional().meta({
+        description:
+          'How much of that quota (or of tracked_keywords, ai_visibility_projects, or the project’s prompts) is used',
+      }),
       requested: z.int().optional().meta({
-        description: '402 on a tracked_keywords limit: the new items the refused batch held',
+        description:
+          '402 on a record limit (tracked_keywords, ai_visibility_projects, ai_visibility_prompts_per_project): what the refused write asked for',
       }),
       credits_required: z.int().optional().meta({ description: '402: credits the request needs' }),
     }),

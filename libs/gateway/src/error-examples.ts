@@ -39,6 +39,14 @@ export const ERROR_EXAMPLES = {
       'This batch adds 3 new keywords, but the account tracks 499 of its 500 tracked keywords. Nothing was added: upgrade the plan, ask for a higher limit, or remove keywords.',
     meta: { limit: 500, used: 499, requested: 3 },
   },
+  aiVisibilityLimit: {
+    code: 'PAYMENT_REQUIRED',
+    summary:
+      'The write would pass ai_visibility_projects or ai_visibility_prompts_per_project; nothing was changed',
+    message:
+      'The account has 1 of its 1 AI-visibility projects. Nothing was created: upgrade the plan, ask for a higher limit, or delete a project.',
+    meta: { limit: 1, used: 1, requested: 1 },
+  },
   noApiAccess: {
     code: 'FORBIDDEN',
     summary: 'The plan lacks API access',

@@ -19,7 +19,9 @@ const INSTRUCTIONS =
   'list_ai_visibility_projects, get_share_of_voice) read data the account already collected, cost no quota and keep ' +
   'working when the monthly call cap is reached. Rank tracking is managed with list_rank_projects, create_rank_project, ' +
   'update_rank_project, delete_rank_project, add_rank_keywords, update_rank_keyword and delete_rank_keyword (your-data ' +
-  'calls too; all but the first change records and, over OAuth, need the seo:write scope). Use get_usage to check the allowance. Errors carry the API error ' +
+  'calls too; all but the first change records and, over OAuth, need the seo:write scope); AI-visibility projects with ' +
+  'create_ai_visibility_project, get_ai_visibility_settings, update_ai_visibility_project and ' +
+  'delete_ai_visibility_project (the same: writes need seo:write). Use get_usage to check the allowance. Errors carry the API error ' +
   'code (e.g. RATE_LIMITED with meta.retry_after, QUOTA_EXCEEDED) in structuredContent.error. Tools with long lists ' +
   '(get_backlinks, keyword_research, query_gsc, list_rank_keywords) accept `fields` to keep only some members of each row.';
 

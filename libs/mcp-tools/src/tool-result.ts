@@ -133,7 +133,10 @@ const monthlyCap = (failure: ApiFailure) =>
 const missingScope = (failure: ApiFailure) =>
   failure.code === 'FORBIDDEN' && typeof failure.meta.required_scope === 'string';
 
-/** A plan limit of records (tracked_keywords): the 402 carries meta.requested (docs/your-data.md). */
+/**
+ * A plan limit of records (tracked_keywords, ai_visibility_projects,
+ * ai_visibility_prompts_per_project): the 402 carries meta.requested (docs/your-data.md).
+ */
 const recordLimit = (failure: ApiFailure) =>
   failure.code === 'PAYMENT_REQUIRED' && failure.meta.requested !== undefined;
 
@@ -155,8 +158,8 @@ function hintFor(failure: ApiFailure): string | undefined {
   }
   if (recordLimit(failure)) {
     return (
-      'Nothing was added: the batch would pass the plan limit (meta.limit, of which meta.used are in use, ' +
-      'meta.requested asked). Send fewer items, delete some, or ask for a larger plan or an override.'
+      'Nothing was added or changed: the write would pass the plan limit (meta.limit, of which meta.used are in ' +
+      'use, meta.requested asked). Send fewer items, delete some, or ask for a larger plan or an override.'
     );
   }
   return HINTS[failure.code];

@@ -22,6 +22,10 @@ export interface Limits {
   site_audit_rolling_page_budget: number;
   /** Keywords the account tracks at once, all rank projects together (docs/rank-management.md). */
   tracked_keywords: number;
+  /** AI-visibility projects the account has at once (docs/ai-visibility-management.md). */
+  ai_visibility_projects: number;
+  /** Prompts one AI-visibility project holds (docs/ai-visibility-management.md). */
+  ai_visibility_prompts_per_project: number;
 }
 
 type LimitName = keyof Limits;
@@ -35,6 +39,8 @@ const LIMIT_NAMES: readonly LimitName[] = [
   'site_audit_pages_per_crawl',
   'site_audit_rolling_page_budget',
   'tracked_keywords',
+  'ai_visibility_projects',
+  'ai_visibility_prompts_per_project',
 ];
 
 interface PlanDefinition {
@@ -64,6 +70,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_pages_per_crawl: 25,
       site_audit_rolling_page_budget: 25,
       tracked_keywords: 0,
+      ai_visibility_projects: 0,
+      ai_visibility_prompts_per_project: 0,
     },
     backlinksCacheTtlSeconds: 86_400,
   },
@@ -78,6 +86,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_pages_per_crawl: 100,
       site_audit_rolling_page_budget: 400,
       tracked_keywords: 0,
+      ai_visibility_projects: 0,
+      ai_visibility_prompts_per_project: 0,
     },
     backlinksCacheTtlSeconds: 2 * 86_400,
   },
@@ -92,6 +102,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_pages_per_crawl: 500,
       site_audit_rolling_page_budget: 5000,
       tracked_keywords: 500,
+      ai_visibility_projects: 1,
+      ai_visibility_prompts_per_project: 25,
     },
     backlinksCacheTtlSeconds: 2 * 86_400,
   },
@@ -106,6 +118,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_pages_per_crawl: 2000,
       site_audit_rolling_page_budget: 25000,
       tracked_keywords: 5000,
+      ai_visibility_projects: 10,
+      ai_visibility_prompts_per_project: 100,
     },
     backlinksCacheTtlSeconds: 7 * 86_400,
   },

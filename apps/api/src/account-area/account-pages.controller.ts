@@ -23,6 +23,8 @@ const QUOTA_NAMES: Array<[string, string]> = [
   ['site_audit_crawls_per_month', 'Site-audit crawls'],
   ['site_audit_rolling_page_budget', 'Site-audit pages (last 30 days)'],
   ['tracked_keywords', 'Tracked keywords'],
+  ['ai_visibility_projects', 'AI-visibility projects'],
+  ['ai_visibility_prompts_per_project', 'Prompts per AI-visibility project (largest)'],
 ];
 
 /**

@@ -165,7 +165,7 @@ interface ConsolePage {
     on: boolean;
     lastFired: Array<{ threshold: number; month: string; firedAt: string }>;
   };
-  /** The rank-tracking section's market choices. */
+  /** The market choices of the rank-tracking and AI-visibility sections. */
   rankMarkets: {
     countries: Array<{ code: string; name: string; selected: boolean }>;
     languages: string[];
@@ -180,6 +180,7 @@ const CONSOLE_SCRIPTS = [
   'console-common.js',
   'console-keys.js',
   'console-rank.js',
+  'console-ai-visibility.js',
   'console-connections.js',
   'console-webhooks.js',
   'console-alerts.js',

@@ -5,13 +5,17 @@ import { AuthContext } from '@app/accounts';
 import { CurrentAuth, Endpoint, YOUR_DATA_COST } from '@app/gateway';
 import { ShareOfVoiceQueryDto } from './ai-visibility.dto';
 import { AiVisibilityRepository } from './ai-visibility.repository';
-import { projectView, shareOfVoiceView } from './ai-visibility.mapper';
+import { shareOfVoiceView } from './ai-visibility.mapper';
+import { AiVisibilityReadsService } from './ai-visibility-reads.service';
 import { AiProjectsAnswerSchema, ShareOfVoiceAnswerSchema } from './ai-visibility.schema';
 
 @ApiTags('ai-visibility')
 @Controller('api/v1/ai-visibility')
 export class AiVisibilityController {
-  constructor(private readonly repo: AiVisibilityRepository) {}
+  constructor(
+    private readonly repo: AiVisibilityRepository,
+    private readonly reads: AiVisibilityReadsService,
+  ) {}
 
   @Get('projects')
   @Endpoint({
@@ -34,9 +38,8 @@ export class AiVisibilityController {
     client: 'aiVisibilityProjects',
     mcp: 'list_ai_visibility_projects',
   })
-  async projects(@CurrentAuth() auth: AuthContext) {
-    const projects = (await this.repo.listProjects(auth.accountId)).map(projectView);
-    return { projects, count: projects.length };
+  projects(@CurrentAuth() auth: AuthContext) {
+    return this.reads.projects(auth.accountId);
   }
 
   @Get('share-of-voice')

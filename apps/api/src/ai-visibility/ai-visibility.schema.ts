@@ -5,7 +5,7 @@ import { MAX_COMPETITORS } from './ai-visibility.repository';
 const score = z.number().nullable();
 
 /** One data.projects[] entry of GET /api/v1/ai-visibility/projects (spec "AI-visibility project"). */
-const AiProjectSchema = named(
+export const AiProjectSchema = named(
   'AiVisibilityProject',
   z.object({
     id: z.int(),

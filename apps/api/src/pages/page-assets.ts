@@ -20,6 +20,7 @@ const FILES: Readonly<Record<string, string>> = {
   'console-common.js': 'account-area/assets/console-common.js',
   'console-keys.js': 'account-area/assets/console-keys.js',
   'console-rank.js': 'account-area/assets/console-rank.js',
+  'console-ai-visibility.js': 'account-area/assets/console-ai-visibility.js',
   'console-connections.js': 'account-area/assets/console-connections.js',
   'console-webhooks.js': 'account-area/assets/console-webhooks.js',
   'console-alerts.js': 'account-area/assets/console-alerts.js',

@@ -34,13 +34,17 @@ export const MAX_KEYWORD_LENGTH = 200;
 
 const MARKET_COUNTRIES = MARKETS.map((m) => m.country_iso);
 
-/** A project domain: lower case, no scheme, path, port or leading `www.`, then a domain name. */
-function ProjectDomain(): PropertyDecorator {
+/**
+ * A project domain: lower case, no scheme, path, port or leading `www.`, then a domain name
+ * (rank and AI-visibility projects, their competitors).
+ */
+export function ProjectDomain(options: { optional?: boolean } = {}): PropertyDecorator {
   return Rules(
     Transform(({ value }: { value: unknown }) =>
       typeof value === 'string' ? normalizeHost(value) : value,
     ),
     DomainName('example.com', {
+      optional: options.optional,
       api: {
         description:
           'Stored normalised: lower case, without scheme, path, port or a leading www. (https://www.Example.com/x → example.com)',
@@ -49,13 +53,18 @@ function ProjectDomain(): PropertyDecorator {
   );
 }
 
-/** A supported market's two-letter country (GET /keyword-research/locations), stored upper-case. */
-function MarketCountry(): PropertyDecorator {
+/**
+ * A supported market's two-letter country (GET /keyword-research/locations), stored
+ * upper-case. Optional (default US) unless `required`.
+ */
+export function MarketCountry(options: { required?: boolean } = {}): PropertyDecorator {
   return Rules(
     CountryCode({
-      optional: true,
+      optional: !options.required,
       api: {
-        description: 'A supported market (GET /keyword-research/locations country_iso); default US',
+        description:
+          'A supported market (GET /keyword-research/locations country_iso)' +
+          (options.required ? '' : '; default US'),
       },
     }),
     Transform(({ value }: { value: unknown }) =>
@@ -68,10 +77,16 @@ function MarketCountry(): PropertyDecorator {
   );
 }
 
-/** One of the spec's language codes. */
-function KeywordLanguage(): PropertyDecorator {
+/** One of the spec's language codes: optional (default en) unless `required`. */
+export function KeywordLanguage(options: { required?: boolean } = {}): PropertyDecorator {
   return Rules(
-    LanguageCode({ optional: true, api: { enum: SUPPORTED_LANGUAGES, description: 'default en' } }),
+    LanguageCode({
+      optional: !options.required,
+      api: {
+        enum: SUPPORTED_LANGUAGES,
+        ...(options.required ? {} : { description: 'default en' }),
+      },
+    }),
     IsIn(SUPPORTED_LANGUAGES, {
       message: ({ property }) => `${property} must be one of ${SUPPORTED_LANGUAGES.join(', ')}`,
     }),
@@ -84,7 +99,7 @@ function KeywordDevice(): PropertyDecorator {
 }
 
 /** Text shown to people and stored as text: no control characters (PostgreSQL refuses NUL). */
-function NoControlCharacters(): PropertyDecorator {
+export function NoControlCharacters(): PropertyDecorator {
   return ValidateBy({
     name: 'noControlCharacters',
     validator: {

@@ -5,6 +5,7 @@ import { SiteAuditModule } from '@app/site-audit';
 import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { SessionModule } from '../session/session.module';
 import { RankModule } from '../rank/rank.module';
+import { AiVisibilityModule } from '../ai-visibility/ai-visibility.module';
 import { AccountUsageController } from './account-usage.controller';
 import { AdminUsageController } from './admin-usage.controller';
 import { UsageController } from './usage.controller';
@@ -28,6 +29,7 @@ import { UsageAlertsService } from './usage-alerts.service';
     SessionModule,
     AdminRoutesModule,
     RankModule,
+    AiVisibilityModule,
   ],
   controllers: [UsageController, AccountUsageController, AdminUsageController],
   providers: [UsageService, UsageAlertsRepository, UsageAlertThresholds, UsageAlertsService],

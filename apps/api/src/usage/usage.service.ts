@@ -6,6 +6,7 @@ import type { AccountEntity } from '@app/database';
 import type { Limits, PlanName } from '@app/plans';
 import type { UsageRecord } from './usage.schema';
 import { RankRepository } from '../rank/rank.repository';
+import { AiProjectsRepository } from '../ai-visibility/ai-projects.repository';
 
 /** What an account has used, under the same names as its limits (plus credits). */
 export interface AccountUsage {
@@ -15,6 +16,10 @@ export interface AccountUsage {
   site_audit_crawls_per_month: number;
   /** Keywords tracked now, all rank projects (a standing count, not a monthly one). */
   tracked_keywords: number;
+  /** AI-visibility projects now (a standing count). */
+  ai_visibility_projects: number;
+  /** The most prompts one of its AI-visibility projects holds now. */
+  ai_visibility_prompts_per_project: number;
   credits: number;
 }
 
@@ -34,6 +39,8 @@ export interface AccountUsageRecord extends UsageRecord {
     site_audit_crawls_per_month: QuotaFigure;
     site_audit_rolling_page_budget: QuotaFigure;
     tracked_keywords: QuotaFigure;
+    ai_visibility_projects: QuotaFigure;
+    ai_visibility_prompts_per_project: QuotaFigure;
   };
 }
 
@@ -51,13 +58,15 @@ export class UsageService {
     private readonly quotas: FeatureQuotaService,
     private readonly pageBudget: PageBudgetService,
     private readonly rank: RankRepository,
+    private readonly aiProjects: AiProjectsRepository,
   ) {}
 
   /**
    * What an account has used, each under the name of its limit: calls and feature quotas
    * this month (billing's meter and quotas, in PostgreSQL's month), credits (the account),
-   * the rolling page budget (billing's page budget of site-audit crawls) and the keywords
-   * tracked now (all rank projects).
+   * the rolling page budget (billing's page budget of site-audit crawls), the keywords
+   * tracked now (all rank projects), the AI-visibility projects now and the most prompts one
+   * of them holds.
    */
   async usedBy(
     account: AccountEntity,
@@ -72,11 +81,13 @@ export class UsageService {
     periodStart: string;
   }> {
     const at = this.clock.statementTime();
-    const [calls, features, pages, tracked] = await Promise.all([
+    const [calls, features, pages, tracked, aiProjects, aiPrompts] = await Promise.all([
       this.meter.used(account.id, at),
       this.quotas.usedThisMonth(account.id, at),
       this.pageBudget.used(account.id, at),
       this.rank.trackedKeywordsUsed(account.id),
+      this.aiProjects.projectsUsed(account.id),
+      this.aiProjects.largestPromptCount(account.id),
     ]);
     return {
       used: {
@@ -85,6 +96,8 @@ export class UsageService {
         backlinks_per_month: features.backlinks,
         site_audit_crawls_per_month: features.site_audit_crawls,
         tracked_keywords: tracked,
+        ai_visibility_projects: aiProjects,
+        ai_visibility_prompts_per_project: aiPrompts,
         credits: account.credits,
         site_audit_rolling_page_budget: pages,
       },
@@ -148,6 +161,8 @@ export class UsageService {
           site_audit_crawls_per_month: quota('site_audit_crawls_per_month'),
           site_audit_rolling_page_budget: quota('site_audit_rolling_page_budget'),
           tracked_keywords: quota('tracked_keywords'),
+          ai_visibility_projects: quota('ai_visibility_projects'),
+          ai_visibility_prompts_per_project: quota('ai_visibility_prompts_per_project'),
         },
       },
       periodStart,

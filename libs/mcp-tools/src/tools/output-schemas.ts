@@ -186,6 +186,10 @@ export function outputSchemas(): Record<string, JsonSchema> {
     add_rank_keywords: answer('RankKeywordsAddedAnswer'),
     update_rank_keyword: answer('RankKeywordAnswer'),
     delete_rank_keyword: answer('RankKeywordDeletedAnswer'),
+    create_ai_visibility_project: answer('AiVisibilityProjectCreatedAnswer'),
+    get_ai_visibility_settings: answer('AiVisibilityProjectSettingsAnswer'),
+    update_ai_visibility_project: answer('AiVisibilityProjectSettingsAnswer'),
+    delete_ai_visibility_project: answer('AiVisibilityProjectDeletedAnswer'),
   };
 }
 

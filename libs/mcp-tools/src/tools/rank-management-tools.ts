@@ -2,29 +2,21 @@ import { z } from 'zod';
 import { apiDelete, apiGet, apiPatch, apiPost } from '../backend';
 import { toToolResult } from '../tool-result';
 import { COST, LANGUAGES, id } from './schemas';
-import { READ_ONLY, ToolContext, WRITE_SCOPE, writeHandler } from './tool-context';
+import {
+  ADDS,
+  DELETES,
+  READ_ONLY,
+  SETS,
+  ToolContext,
+  WRITE_NOTE,
+  writeHandler,
+} from './tool-context';
 
 /**
  * Rank tracking management (docs/your-data.md, "Rank tracking: management"): the account's
  * projects and their tracked keywords, listed, created, changed, paused and deleted. Every
  * tool but list_rank_projects changes records, so it needs WRITE_SCOPE over OAuth.
  */
-
-/** A write that adds (re-sending it changes nothing: the same record, or `already_tracked`). */
-const ADDS = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-
-/** A write that sets values (repeating it gives the same record). */
-const SETS = ADDS;
-
-/** A write that deletes records and their history. */
-const DELETES = { ...ADDS, destructiveHint: true, idempotentHint: false } as const;
-
-const WRITE_NOTE = `Changes the account's records: over OAuth it needs the ${WRITE_SCOPE} scope (FORBIDDEN otherwise).`;
 
 const PROJECT_UNITS =
   'A project: project_id, domain (normalised: lower case, no scheme, path, port or leading www.), name, match ' +

@@ -28,10 +28,28 @@ export const READ_ONLY = {
 } as const;
 
 /**
- * The OAuth scope the tools that change the account's records (rank projects and keywords)
- * need on the hosted connector. `seo:read` reads, and runs the research and audit tools.
+ * The OAuth scope the tools that change the account's records (rank projects and keywords,
+ * AI-visibility projects) need on the hosted connector. `seo:read` reads, and runs the
+ * research and audit tools.
  */
 export const WRITE_SCOPE = 'seo:write';
+
+/** A write that adds (re-sending it changes nothing: the same record, or `already_tracked`). */
+export const ADDS = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+/** A write that sets values (repeating it gives the same record). */
+export const SETS = ADDS;
+
+/** A write that deletes records and their history. */
+export const DELETES = { ...ADDS, destructiveHint: true, idempotentHint: false } as const;
+
+/** The sentence every write tool's description carries. */
+export const WRITE_NOTE = `Changes the account's records: over OAuth it needs the ${WRITE_SCOPE} scope (FORBIDDEN otherwise).`;
 
 /**
  * A write tool's handler, run only when the caller may write: with an API key, or an OAuth
@@ -42,6 +60,8 @@ export function writeHandler<A, E>(
   context: Pick<ToolContext, 'scopes'>,
   tool: string,
   handler: (args: A, extra: E) => Promise<CallToolResult>,
+  /** What the tool changes, for the FORBIDDEN message. */
+  records = 'rank tracking',
 ): (args: A, extra: E) => Promise<CallToolResult> {
   return async (args, extra) => {
     if (context.scopes === undefined || context.scopes.includes(WRITE_SCOPE)) {
@@ -52,7 +72,7 @@ export function writeHandler<A, E>(
       status: null,
       code: 'FORBIDDEN',
       message:
-        `${tool} changes the account's rank tracking and needs the OAuth scope ${WRITE_SCOPE}; ` +
+        `${tool} changes the account's ${records} and needs the OAuth scope ${WRITE_SCOPE}; ` +
         `this connection was granted ${context.scopes.join(' ') || 'no scope'}. Nothing was sent to the API.`,
       meta: { required_scope: WRITE_SCOPE, granted_scopes: [...context.scopes] },
     });

@@ -5,6 +5,7 @@ import { fieldsArg, pickFields, withoutFields } from '../fields';
 import { toToolResult } from '../tool-result';
 import { COST, PG_INT_MAX, id, plainDate, withFallback, boundedInt } from './schemas';
 import { registerRankManagementTools } from './rank-management-tools';
+import { registerAiVisibilityManagementTools } from './ai-visibility-management-tools';
 import { READ_ONLY, ToolContext } from './tool-context';
 
 /** Your-data tools: what the account already collected (rank tracking, Search Console, AI visibility). */
@@ -13,6 +14,7 @@ export function registerYourDataTools(context: ToolContext): void {
   registerRankTools(context);
   registerGscTools(context);
   registerAiVisibilityTools(context);
+  registerAiVisibilityManagementTools(context);
 }
 
 /** list_rank_keywords: GET /rank/keywords, a page of the tracked keywords. */

@@ -67,6 +67,10 @@ export class OverridesDto {
   site_audit_rolling_page_budget?: number | null;
   @Override()
   tracked_keywords?: number | null;
+  @Override()
+  ai_visibility_projects?: number | null;
+  @Override()
+  ai_visibility_prompts_per_project?: number | null;
 }
 
 export class CreateAccountDto {
