@@ -310,7 +310,10 @@ async function callTools(inspector, names, examples, siteOrigin) {
     const example = { ...examples.get(tool) };
     const unresolved = await unresolvedHost(example);
     if (unresolved) example.url = `${siteOrigin}/`;
-    const args = Object.entries(example).map(([k, v]) => `${k}=${v}`);
+    // The Inspector CLI reads each value as JSON when it parses: arrays and objects go as JSON.
+    const args = Object.entries(example).map(
+      ([k, v]) => `${k}=${typeof v === 'object' && v !== null ? JSON.stringify(v) : v}`,
+    );
     const called = inspector(
       '--method',
       'tools/call',
