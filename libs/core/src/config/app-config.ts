@@ -6,6 +6,7 @@ import {
   databaseConfig,
   databaseEnv,
 } from './parts/database.config';
+import { GoogleConfig, checkGoogle, googleConfig, googleEnv } from './parts/google.config';
 import { HttpConfig, checkHttp, httpConfig, httpEnv } from './parts/http.config';
 import { OAuthConfig, oauthConfig, oauthEnv } from './parts/oauth.config';
 import { OperationsConfig, operationsConfig, operationsEnv } from './parts/operations.config';
@@ -50,6 +51,7 @@ const schema = z
     ...siteAuditEnv.shape,
     ...yourDataEnv.shape,
     ...rankCollectionEnv.shape,
+    ...googleEnv.shape,
     ...webhooksEnv.shape,
     ...oauthEnv.shape,
     ...secretsEnv.shape,
@@ -59,6 +61,7 @@ const schema = z
     checkHttp(env, ctx);
     checkSiteAudit(env, ctx);
     checkProvider(env, ctx);
+    checkGoogle(env, ctx);
   });
 
 export interface AppConfig
@@ -72,6 +75,7 @@ export interface AppConfig
     SiteAuditConfig,
     YourDataConfig,
     RankCollectionConfig,
+    GoogleConfig,
     WebhooksConfig,
     OAuthConfig,
     SecretsConfig {}
@@ -103,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...siteAuditConfig(e),
     ...yourDataConfig(e),
     ...rankCollectionConfig(e),
+    ...googleConfig(e),
     ...webhooksConfig(e),
     ...oauthConfig(e),
     ...secretsConfig(e),
