@@ -39,5 +39,7 @@ export default async function globalSetup(): Promise<void> {
     // Rank collection claims every due keyword of its database and takes the jobs of the
     // run's shared queue prefix: only the suites that test it turn it on (with their own).
     RANK_COLLECTION_ENABLED: 'false',
+    // The Search Console sync likewise claims every due property: off unless a suite tests it.
+    GSC_SYNC_ENABLED: 'false',
   });
 }

@@ -12,3 +12,4 @@ export * from './serp/serp.mapping';
 export * from './serp/dataforseo-serp.provider';
 export * from './serp/sandbox-serp.provider';
 export * from './providers.module';
+export * from './search-console/search-console.port';

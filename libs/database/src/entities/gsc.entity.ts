@@ -10,10 +10,57 @@ import {
 } from 'typeorm';
 import { AccountEntity } from './account.entity';
 
-/** A synced Search Console property (natural key: account_id + property_uri). */
+/** Where a Google connection stands: `reauth_required` after Google refused its refresh token. */
+export const GSC_CONNECTION_STATUSES = ['active', 'reauth_required', 'revoked'] as const;
+export type GscConnectionStatus = (typeof GSC_CONNECTION_STATUSES)[number];
+
+/** A property's `status` (`GET /gsc/properties`). */
+export const GSC_PROPERTY_STATUSES = ['active', 'paused', 'reauth_required'] as const;
+export type GscPropertyStatus = (typeof GSC_PROPERTY_STATUSES)[number];
+
+/** A property's `last_sync_status` (`GET /gsc/properties`), true at every moment. */
+export const GSC_SYNC_STATUSES = [
+  'pending',
+  'syncing',
+  'ok',
+  'partial',
+  'quota_exceeded',
+  'reauth_required',
+  'error',
+] as const;
+export type GscSyncStatus = (typeof GSC_SYNC_STATUSES)[number];
+
+/**
+ * One Google account an account connected (docs/gsc-sync.md). `refresh_token_enc` is the
+ * refresh token sealed by the secret box (SECRETS_ENCRYPTION_KEY), never logged or shown.
+ * Schema: migration 1765400000000.
+ */
+@Entity({ name: 'gsc_connections' })
+@Check('gsc_connections_status_check', `status IN ('active', 'reauth_required', 'revoked')`)
+@Index('gsc_connections_account_idx', ['accountId', 'id'])
+export class GscConnectionEntity {
+  @PrimaryGeneratedColumn() id: number;
+  @ForeignKey(() => AccountEntity, { name: 'gsc_connections_account_id_fkey', onDelete: 'CASCADE' })
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId: number;
+  @Column({ name: 'google_email', type: 'text' }) googleEmail: string;
+  @Column({ name: 'refresh_token_enc', type: 'text' }) refreshTokenEnc: string;
+  @Column({ type: 'text', default: 'active' }) status: GscConnectionStatus;
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+}
+
+/**
+ * A synced Search Console property (natural key: account_id + property_uri). The sync state
+ * (migration 1765400000000, docs/gsc-sync.md): the connection it syncs through (null for a
+ * sandbox property or an imported one), the backfill's oldest day and progress, when it is
+ * next due, the last error, and the claim that keeps two workers off it at once.
+ */
 @Entity({ name: 'gsc_properties' })
 @Unique('gsc_properties_natural_key', ['accountId', 'propertyUri'])
 @Index('gsc_properties_account_idx', ['accountId', 'id'])
+@Index('gsc_properties_connection_idx', ['connectionId'])
+@Index('gsc_properties_due_idx', ['nextSyncAt'], { where: `status = 'active'` })
 export class GscPropertyEntity {
   @PrimaryGeneratedColumn() id: number;
   @ForeignKey(() => AccountEntity, { name: 'gsc_properties_account_id_fkey', onDelete: 'CASCADE' })
@@ -29,6 +76,26 @@ export class GscPropertyEntity {
   @Column({ name: 'last_sync_status', type: 'text', nullable: true }) lastSyncStatus: string | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+  @ForeignKey(() => GscConnectionEntity, {
+    name: 'gsc_properties_connection_id_fkey',
+    onDelete: 'SET NULL',
+  })
+  @Column({ name: 'connection_id', type: 'integer', nullable: true })
+  connectionId: number | null;
+  /** Google's `permissionLevel` of the site (siteOwner, siteFullUser, ...). */
+  @Column({ name: 'permission_level', type: 'text', nullable: true })
+  permissionLevel: string | null;
+  /** The oldest day the backfill pulls (null until the sync first plans it). */
+  @Column({ name: 'backfill_from', type: 'date', nullable: true }) backfillFrom: string | null;
+  @Column({ name: 'backfill_days_total', type: 'integer', default: 0 }) backfillDaysTotal: number;
+  @Column({ name: 'backfill_days_done', type: 'integer', default: 0 }) backfillDaysDone: number;
+  /** When the sync next looks at the property (null: now). */
+  @Column({ name: 'next_sync_at', type: 'timestamptz', nullable: true })
+  nextSyncAt: Date | null;
+  @Column({ name: 'last_error', type: 'text', nullable: true }) lastError: string | null;
+  /** A worker's claim on the property: no other worker syncs it before this passes. */
+  @Column({ name: 'sync_claimed_until', type: 'timestamptz', nullable: true })
+  syncClaimedUntil: Date | null;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   TrackedKeywordEntity,
 } from './rank.entity';
 import {
+  GscConnectionEntity,
   GscDailyRollupEntity,
   GscMonthlyRollupEntity,
   GscPropertyEntity,
@@ -84,6 +85,7 @@ export const ENTITIES = [
   TrackedKeywordEntity,
   RankCheckEntity,
   RankVersionEntity,
+  GscConnectionEntity,
   GscPropertyEntity,
   GscRowEntity,
   GscDailyRollupEntity,

@@ -15,6 +15,7 @@ import { UsageHistory1765000000000 } from './1765000000000-usage-history';
 import { RankVersions1765100000000 } from './1765100000000-rank-versions';
 import { IdempotencyKeys1765230000000 } from './1765230000000-idempotency-keys';
 import { RankCollection1765300000000 } from './1765300000000-rank-collection';
+import { GscSync1765400000000 } from './1765400000000-gsc-sync';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   RankVersions1765100000000,
   IdempotencyKeys1765230000000,
   RankCollection1765300000000,
+  GscSync1765400000000,
 ];
