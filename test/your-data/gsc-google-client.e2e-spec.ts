@@ -1,5 +1,13 @@
 import { Logger } from '@nestjs/common';
-import { GoogleClient, SearchConsoleError, pkcePair } from '@app/providers';
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '@app/core';
+import {
+  GoogleClient,
+  GoogleSearchConsoleSource,
+  GscRefreshTokens,
+  SearchConsoleError,
+  pkcePair,
+} from '@app/providers';
 import { FakeGoogle } from '../fixtures/fake-google';
 
 /**
@@ -95,7 +103,9 @@ describe('Google client (real HTTP, fake Google)', () => {
     fake.grantScope = 'openid https://www.googleapis.com/auth/userinfo.email';
     try {
       const { pkce, code } = await consent();
-      const err = await failure(client.exchangeCode({ code, codeVerifier: pkce.verifier, redirectUri }));
+      const err = await failure(
+        client.exchangeCode({ code, codeVerifier: pkce.verifier, redirectUri }),
+      );
       expect(err.kind).toBe('fatal');
     } finally {
       fake.grantScope =
@@ -140,7 +150,9 @@ describe('Google client (real HTTP, fake Google)', () => {
     expect(first[0].keys).toHaveLength(5);
     expect(first[0].clicks).toBeGreaterThanOrEqual(first[1].clicks);
     const last = fake.requests.filter((r) => r.path.endsWith('/searchAnalytics/query')).at(-1)!;
-    expect(last.path).toBe('/webmasters/v3/sites/https%3A%2F%2Fwww.example.com%2F/searchAnalytics/query');
+    expect(last.path).toBe(
+      '/webmasters/v3/sites/https%3A%2F%2Fwww.example.com%2F/searchAnalytics/query',
+    );
     expect(last.body).toEqual({
       startDate: '2026-11-20',
       endDate: '2026-11-20',
@@ -160,18 +172,24 @@ describe('Google client (real HTTP, fake Google)', () => {
     const site = 'sc-domain:example.com';
     fake.failNext.push('429', 'quota403', '500');
     const rate = await failure(client.queryDay(access, site, day, 0, 100));
-    expect([rate.kind, rate.retryAfterSeconds]).toEqual(['quota', 30]);
+    expect([rate.kind, rate.retryAfterMs]).toEqual(['quota', 30_000]);
     const quota = await failure(client.queryDay(access, site, day, 0, 100));
-    expect([quota.kind, quota.retryAfterSeconds]).toEqual(['quota', 900]);
+    expect([quota.kind, quota.retryAfterMs]).toEqual(['quota', 900_000]);
     expect((await failure(client.queryDay(access, site, day, 0, 100))).kind).toBe('transient');
 
-    const unverified = await failure(client.queryDay(access, 'https://blog.example.org/', day, 0, 1));
+    const unverified = await failure(
+      client.queryDay(access, 'https://blog.example.org/', day, 0, 1),
+    );
     expect(unverified.kind).toBe('not_found');
-    fake.addUser('second@example.com', [{ siteUrl: 'sc-domain:gone.example', permissionLevel: 'siteOwner' }]);
+    fake.addUser('second@example.com', [
+      { siteUrl: 'sc-domain:gone.example', permissionLevel: 'siteOwner' },
+    ]);
     const secondAccess = await client.accessToken(fake.issueRefreshToken('second@example.com'));
     expect(await client.queryDay(secondAccess, 'sc-domain:gone.example', day, 0, 1)).toEqual([]);
     fake.removeSite('second@example.com', 'sc-domain:gone.example');
-    const removed = await failure(client.queryDay(secondAccess, 'sc-domain:gone.example', day, 0, 1));
+    const removed = await failure(
+      client.queryDay(secondAccess, 'sc-domain:gone.example', day, 0, 1),
+    );
     expect(removed.kind).toBe('not_found');
     expect(await client.listSites(secondAccess)).toEqual([]);
 
@@ -188,5 +206,34 @@ describe('Google client (real HTTP, fake Google)', () => {
     } finally {
       fake.slowMs = 0;
     }
+  });
+
+  it('implements SearchConsoleSource: sealed refresh token, one refresh after a 401, reauth_required', async () => {
+    const tokens = new GscRefreshTokens(new SecretBox(randomBytes(32)));
+    const source = new GoogleSearchConsoleSource(new GoogleClient(fake.clientOptions()), tokens);
+    const refresh = fake.issueRefreshToken();
+    const connection = { id: 7, refreshTokenEnc: tokens.seal(7, refresh) };
+    expect(connection.refreshTokenEnc).toMatch(/^enc:v1:/);
+    expect(connection.refreshTokenEnc).not.toContain(refresh);
+    // Bound to its row: the same value under another id does not open.
+    expect(() => tokens.open({ id: 8, refreshTokenEnc: connection.refreshTokenEnc })).toThrow();
+
+    fake.addFacts('sc-domain:example.com', '2026-11-18', 3);
+    const access = await source.accessFor(connection);
+    expect(access.connectionId).toBe(7);
+    expect(
+      (await source.query(access, 'sc-domain:example.com', '2026-11-18', 0, 25_000)).rows,
+    ).toHaveLength(3);
+
+    // Google stops taking the access token: refreshed once, the page asked again.
+    fake.accessTokens.get(access.accessToken)!.expiresAt = 0;
+    expect(
+      (await source.query(access, 'sc-domain:example.com', '2026-11-18', 0, 2)).rows,
+    ).toHaveLength(2);
+
+    fake.refreshTokens.get(refresh)!.revoked = true;
+    for (const t of fake.accessTokens.values()) if (t.refreshToken === refresh) t.revoked = true;
+    const err = await failure(source.query(access, 'sc-domain:example.com', '2026-11-18', 0, 2));
+    expect(err.kind).toBe('reauth_required');
   });
 });

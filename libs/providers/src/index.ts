@@ -13,3 +13,7 @@ export * from './serp/dataforseo-serp.provider';
 export * from './serp/sandbox-serp.provider';
 export * from './providers.module';
 export * from './search-console/search-console.port';
+export * from './search-console/google.client';
+export * from './search-console/gsc-refresh-tokens';
+export * from './search-console/google-search-console.source';
+export * from './search-console/google.module';

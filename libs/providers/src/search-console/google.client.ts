@@ -1,6 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { SearchConsoleError, SearchConsoleErrorKind } from './search-console.port';
+import {
+  SEARCH_CONSOLE_DIMENSIONS,
+  SearchConsoleError,
+  SearchConsoleErrorKind,
+  SearchConsoleRow,
+} from './search-console.port';
 
 /** What the Google client needs (AppConfig.google, with the client id and secret present). */
 export interface GoogleClientOptions {
@@ -35,18 +40,6 @@ export interface GoogleTokens {
   refreshToken: string;
   scope: string;
 }
-
-/** One row of searchAnalytics.query: keys in the order of the request's dimensions. */
-export interface GoogleAnalyticsRow {
-  keys: string[];
-  clicks: number;
-  impressions: number;
-  ctr: number;
-  position: number;
-}
-
-/** The dimensions a day's pull asks for (docs/gsc-connect.md; collectors-wire §3.3). */
-export const GSC_DAY_DIMENSIONS = ['date', 'query', 'page', 'country', 'device'] as const;
 
 /** A PKCE pair (RFC 7636, S256): the verifier kept server-side, the challenge sent to Google. */
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -220,11 +213,14 @@ export class GoogleClient {
       .filter((e): e is { siteUrl: string; permissionLevel?: unknown } => {
         return typeof (e as { siteUrl?: unknown })?.siteUrl === 'string';
       })
-      .map((e) => ({ siteUrl: e.siteUrl, permissionLevel: normalizePermissionLevel(e.permissionLevel) }));
+      .map((e) => ({
+        siteUrl: e.siteUrl,
+        permissionLevel: normalizePermissionLevel(e.permissionLevel),
+      }));
   }
 
   /**
-   * searchAnalytics.query of one day (final data, web search), dimensions GSC_DAY_DIMENSIONS,
+   * searchAnalytics.query of one day (final data, web search), dimensions SEARCH_CONSOLE_DIMENSIONS,
    * `rowLimit` rows from `startRow` (absent rows = an empty page).
    */
   async queryDay(
@@ -233,12 +229,12 @@ export class GoogleClient {
     day: string,
     startRow: number,
     rowLimit: number,
-  ): Promise<GoogleAnalyticsRow[]> {
+  ): Promise<SearchConsoleRow[]> {
     const url = `${this.options.searchConsoleUrl}/sites/${encodeURIComponent(siteUrl)}/searchAnalytics/query`;
     const body = await this.apiCall('query', url, accessToken, {
       startDate: day,
       endDate: day,
-      dimensions: [...GSC_DAY_DIMENSIONS],
+      dimensions: [...SEARCH_CONSOLE_DIMENSIONS],
       type: 'web',
       dataState: 'final',
       aggregationType: 'auto',
@@ -265,7 +261,10 @@ export class GoogleClient {
   }
 
   /** A form POST to the token endpoint with the client's credentials; its JSON answer. */
-  private async tokenCall(call: Call, fields: Record<string, string>): Promise<Record<string, unknown>> {
+  private async tokenCall(
+    call: Call,
+    fields: Record<string, string>,
+  ): Promise<Record<string, unknown>> {
     const res = await this.send(call, this.options.tokenUrl, {
       method: 'POST',
       headers: {
@@ -312,7 +311,11 @@ export class GoogleClient {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     try {
       const res = await fetch(url, { ...init, signal, redirect: 'error' });
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() };
+      return {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        text: await res.text(),
+      };
     } catch (e) {
       const err = e as Error;
       const timedOut = signal.aborted || err.name === 'TimeoutError' || err.name === 'AbortError';
@@ -347,15 +350,23 @@ export function classify(
   const oauthError = typeof body?.error === 'string' ? body.error : null;
   const envelope =
     body && typeof body.error === 'object' && body.error !== null
-      ? (body.error as { message?: unknown; errors?: Array<{ reason?: unknown }>; status?: unknown })
+      ? (body.error as {
+          message?: unknown;
+          errors?: Array<{ reason?: unknown }>;
+          status?: unknown;
+        })
       : null;
   const reason =
     oauthError ??
     (typeof envelope?.errors?.[0]?.reason === 'string' ? envelope.errors[0].reason : null) ??
     (typeof envelope?.status === 'string' ? envelope.status : null) ??
     `HTTP ${res.status}`;
-  const fail = (kind: SearchConsoleErrorKind, retryAfter: number | null = null) =>
-    new SearchConsoleError(kind, `${call}: ${reason}`, retryAfter);
+  const fail = (kind: SearchConsoleErrorKind, retryAfterS: number | null = null) =>
+    new SearchConsoleError(kind, `${call}: ${reason}`, {
+      status: res.status,
+      reason,
+      ...(retryAfterS === null ? {} : { retryAfterMs: retryAfterS * 1000 }),
+    });
 
   if (oauthError === 'invalid_grant') return fail('reauth_required');
   if (res.status === 429) return fail('quota', retryAfterSeconds(res.retryAfter, reason));
@@ -392,7 +403,9 @@ function cacheKey(refreshToken: string): string {
 function safeJson(text: string): Record<string, unknown> | null {
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    return typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -400,7 +413,11 @@ function safeJson(text: string): Record<string, unknown> | null {
 
 function jsonObject(text: string): Record<string, unknown> {
   const v = safeJson(text);
-  if (!v) throw new SearchConsoleError('transient', 'Google answered something that is not a JSON object');
+  if (!v)
+    throw new SearchConsoleError(
+      'transient',
+      'Google answered something that is not a JSON object',
+    );
   return v;
 }
 
@@ -415,8 +432,8 @@ function numberField(body: Record<string, unknown>, name: string, fallback: numb
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
-function analyticsRow(r: unknown): GoogleAnalyticsRow {
-  const row = r as Partial<GoogleAnalyticsRow>;
+function analyticsRow(r: unknown): SearchConsoleRow {
+  const row = r as Partial<SearchConsoleRow>;
   const numbers = [row.clicks, row.impressions, row.ctr, row.position];
   if (
     !Array.isArray(row.keys) ||

@@ -15,7 +15,10 @@ export const googleEnv = z.object({
     .string()
     .optional()
     .transform((v) => (v === undefined || v === '' ? undefined : v)),
-  GOOGLE_OAUTH_AUTHORIZE_URL: url(['http:', 'https:'], 'https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_OAUTH_AUTHORIZE_URL: url(
+    ['http:', 'https:'],
+    'https://accounts.google.com/o/oauth2/v2/auth',
+  ),
   GOOGLE_OAUTH_TOKEN_URL: url(['http:', 'https:'], 'https://oauth2.googleapis.com/token'),
   GOOGLE_OAUTH_REVOKE_URL: url(['http:', 'https:'], 'https://oauth2.googleapis.com/revoke'),
   GOOGLE_USERINFO_URL: url(['http:', 'https:'], 'https://openidconnect.googleapis.com/v1/userinfo'),
