@@ -20,6 +20,8 @@ export interface Limits {
   site_audit_pages_per_crawl: number;
   /** Pages crawled over any rolling 30 days. */
   site_audit_rolling_page_budget: number;
+  /** Search Console properties the account keeps synced (docs/gsc-connect.md). */
+  gsc_properties: number;
 }
 
 type LimitName = keyof Limits;
@@ -32,6 +34,7 @@ const LIMIT_NAMES: readonly LimitName[] = [
   'site_audit_crawls_per_month',
   'site_audit_pages_per_crawl',
   'site_audit_rolling_page_budget',
+  'gsc_properties',
 ];
 
 interface PlanDefinition {
@@ -60,6 +63,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_crawls_per_month: 1,
       site_audit_pages_per_crawl: 25,
       site_audit_rolling_page_budget: 25,
+      gsc_properties: 0,
     },
     backlinksCacheTtlSeconds: 86_400,
   },
@@ -73,6 +77,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_crawls_per_month: 4,
       site_audit_pages_per_crawl: 100,
       site_audit_rolling_page_budget: 400,
+      gsc_properties: 0,
     },
     backlinksCacheTtlSeconds: 2 * 86_400,
   },
@@ -86,6 +91,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_crawls_per_month: 10,
       site_audit_pages_per_crawl: 500,
       site_audit_rolling_page_budget: 5000,
+      gsc_properties: 5,
     },
     backlinksCacheTtlSeconds: 2 * 86_400,
   },
@@ -99,6 +105,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       site_audit_crawls_per_month: 50,
       site_audit_pages_per_crawl: 2000,
       site_audit_rolling_page_budget: 25000,
+      gsc_properties: 50,
     },
     backlinksCacheTtlSeconds: 7 * 86_400,
   },

@@ -22,6 +22,7 @@ const QUOTA_NAMES: Array<[string, string]> = [
   ['backlinks_per_month', 'Backlinks fetches'],
   ['site_audit_crawls_per_month', 'Site-audit crawls'],
   ['site_audit_rolling_page_budget', 'Site-audit pages (last 30 days)'],
+  ['gsc_properties', 'Search Console properties'],
 ];
 
 /**

@@ -3,6 +3,7 @@ import { Clock, monthAfter } from '@app/core';
 import { AccountsService } from '@app/accounts';
 import { CallMeterService, FeatureQuotaService, PageBudgetService } from '@app/billing';
 import type { AccountEntity } from '@app/database';
+import { GscConnectRepository } from '../gsc-connect/gsc-connect.repository';
 import type { Limits, PlanName } from '@app/plans';
 import type { UsageRecord } from './usage.schema';
 
@@ -30,6 +31,7 @@ export interface AccountUsageRecord extends UsageRecord {
     backlinks_per_month: QuotaFigure;
     site_audit_crawls_per_month: QuotaFigure;
     site_audit_rolling_page_budget: QuotaFigure;
+    gsc_properties: QuotaFigure;
   };
 }
 
@@ -46,30 +48,33 @@ export class UsageService {
     private readonly meter: CallMeterService,
     private readonly quotas: FeatureQuotaService,
     private readonly pageBudget: PageBudgetService,
+    private readonly gsc: GscConnectRepository,
   ) {}
 
   /**
    * What an account has used, each under the name of its limit: calls and feature quotas
    * this month (billing's meter and quotas, in PostgreSQL's month), credits (the account),
-   * and the rolling page budget (billing's page budget of site-audit crawls).
+   * the rolling page budget (billing's page budget of site-audit crawls) and the Search
+   * Console properties kept (docs/gsc-connect.md).
    */
   async usedBy(
     account: AccountEntity,
-  ): Promise<AccountUsage & { site_audit_rolling_page_budget: number }> {
+  ): Promise<AccountUsage & { site_audit_rolling_page_budget: number; gsc_properties: number }> {
     const { used } = await this.usedWithMonth(account);
     return used;
   }
 
   /** `usedBy` and the month its counts are of (PostgreSQL's, YYYY-MM-DD). */
   private async usedWithMonth(account: AccountEntity): Promise<{
-    used: AccountUsage & { site_audit_rolling_page_budget: number };
+    used: AccountUsage & { site_audit_rolling_page_budget: number; gsc_properties: number };
     periodStart: string;
   }> {
     const at = this.clock.statementTime();
-    const [calls, features, pages] = await Promise.all([
+    const [calls, features, pages, gsc] = await Promise.all([
       this.meter.used(account.id, at),
       this.quotas.usedThisMonth(account.id, at),
       this.pageBudget.used(account.id, at),
+      this.gsc.propertyCount(account.id),
     ]);
     return {
       used: {
@@ -79,6 +84,7 @@ export class UsageService {
         site_audit_crawls_per_month: features.site_audit_crawls,
         credits: account.credits,
         site_audit_rolling_page_budget: pages,
+        gsc_properties: gsc,
       },
       periodStart: calls.periodStart,
     };
@@ -139,6 +145,7 @@ export class UsageService {
           backlinks_per_month: quota('backlinks_per_month'),
           site_audit_crawls_per_month: quota('site_audit_crawls_per_month'),
           site_audit_rolling_page_budget: quota('site_audit_rolling_page_budget'),
+          gsc_properties: quota('gsc_properties'),
         },
       },
       periodStart,

@@ -16,6 +16,7 @@ import { RankVersions1765100000000 } from './1765100000000-rank-versions';
 import { IdempotencyKeys1765230000000 } from './1765230000000-idempotency-keys';
 import { RankCollection1765300000000 } from './1765300000000-rank-collection';
 import { GscSync1765400000000 } from './1765400000000-gsc-sync';
+import { GscConnectionSites1765450000000 } from './1765450000000-gsc-connection-sites';
 
 /** Every migration, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   IdempotencyKeys1765230000000,
   RankCollection1765300000000,
   GscSync1765400000000,
+  GscConnectionSites1765450000000,
 ];

@@ -65,6 +65,8 @@ export class OverridesDto {
   site_audit_pages_per_crawl?: number | null;
   @Override()
   site_audit_rolling_page_budget?: number | null;
+  @Override()
+  gsc_properties?: number | null;
 }
 
 export class CreateAccountDto {
