@@ -101,6 +101,8 @@ export interface ConsoleQuota {
 
 interface ConsoleView {
   csrfToken: string;
+  /** Whether Google Search Console can be connected (GOOGLE_CLIENT_ID), else sandbox only. */
+  googleConfigured: boolean;
   email: string;
   accountName: string;
   plan: string;
@@ -133,6 +135,7 @@ interface ConsolePage {
   title: string;
   scripts: string[];
   csrfToken: string;
+  googleConfigured: boolean;
   email: string;
   accountName: string;
   plan: string;
@@ -174,6 +177,7 @@ const CONSOLE_SCRIPTS = [
   'console-common.js',
   'console-keys.js',
   'console-connections.js',
+  'console-gsc.js',
   'console-webhooks.js',
   'console-alerts.js',
   'console-password.js',
@@ -184,6 +188,7 @@ export function consolePage(v: ConsoleView): ConsolePage {
     title: 'Your account',
     scripts: [...CONSOLE_SCRIPTS],
     csrfToken: v.csrfToken,
+    googleConfigured: v.googleConfigured,
     email: v.email,
     accountName: v.accountName,
     plan: planTitle(v.plan),

@@ -20,6 +20,7 @@ const FILES: Readonly<Record<string, string>> = {
   'console-common.js': 'account-area/assets/console-common.js',
   'console-keys.js': 'account-area/assets/console-keys.js',
   'console-connections.js': 'account-area/assets/console-connections.js',
+  'console-gsc.js': 'account-area/assets/console-gsc.js',
   'console-webhooks.js': 'account-area/assets/console-webhooks.js',
   'console-alerts.js': 'account-area/assets/console-alerts.js',
   'console-password.js': 'account-area/assets/console-password.js',
