@@ -7,6 +7,7 @@ const CONSOLE_SCRIPTS = [
   'console-common',
   'console-keys',
   'console-connections',
+  'console-gsc',
   'console-webhooks',
   'console-alerts',
   'console-password',
