@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { AdminClient, Plan } from '../helpers/fixtures';
 import { signIn, SignedInUser } from '../helpers/account-session';
+import { createOwnDatabase } from '../helpers/own-database';
 import { createTestApp, TestApp } from '../helpers/test-app';
+import { GscTokensAtRest } from '../../apps/api/src/gsc-connect/gsc-tokens-at-rest.service';
 import { FakeGoogle } from '../fixtures/fake-google';
 
 /**
@@ -16,12 +19,17 @@ describe('Search Console connect (/account/gsc, /account/v1/gsc)', () => {
   const google = new FakeGoogle();
   let t: TestApp;
   let admin: AdminClient;
+  // Its own database: the tokens it seals need a key other suites' processes lack.
+  let db: Awaited<ReturnType<typeof createOwnDatabase>>;
+  const k1 = Buffer.alloc(32, 7).toString('base64');
+  const k2 = Buffer.alloc(32, 9).toString('hex');
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
     await google.start();
+    db = await createOwnDatabase('gsc_connect');
     t = await createTestApp({
-      env: google.env({ SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }),
+      env: google.env({ DATABASE_URL: db.url, SECRETS_ENCRYPTION_KEY: k1 }),
     });
     google.redirectUris.add(`${t.config.publicBaseUrl}/account/gsc/callback`);
     admin = new AdminClient(t.url);
@@ -29,6 +37,7 @@ describe('Search Console connect (/account/gsc, /account/v1/gsc)', () => {
   afterAll(async () => {
     await t.close();
     await google.close();
+    await db.drop();
   });
 
   async function person(plan: Plan = 'pro'): Promise<SignedInUser> {
@@ -251,4 +260,49 @@ describe('Search Console connect (/account/gsc, /account/v1/gsc)', () => {
       connection_id: null,
     });
   });
+
+  it('tokens at rest: re-sealed under a new key (secrets:rotate); start-up refuses without the key they need', async () => {
+    const me = await person('pro');
+    await (await connect(me)).callback();
+    const next = await createTestApp({
+      env: google.env({
+        DATABASE_URL: db.url,
+        SECRETS_ENCRYPTION_KEY: k2,
+        SECRETS_ENCRYPTION_KEYS_OLD: k1,
+      }),
+    });
+    try {
+      const first = await next.app.get(GscTokensAtRest).reencryptAll();
+      expect(first.reencrypted).toBeGreaterThan(0);
+      expect((await next.app.get(GscTokensAtRest).reencryptAll()).reencrypted).toBe(0);
+      const kid2 = createHash('sha256').update(Buffer.from(k2, 'hex')).digest('hex').slice(0, 8);
+      const kids = await next.db.query(
+        `SELECT DISTINCT split_part(refresh_token_enc, ':', 3) AS kid FROM gsc_connections`,
+      );
+      expect(kids).toEqual([{ kid: kid2 }]);
+      // Still opens: the disconnect revokes the very token Google issued.
+      const [conn] = (await asUser(next, me).get('/account/v1/gsc/connections')).body.data;
+      const revokedBefore = [...google.refreshTokens.values()].filter((r) => r.revoked).length;
+      const gone = await asUser(next, me).delete(
+        `/account/v1/gsc/connections/${conn.connection_id}`,
+      );
+      expect(gone.status).toBe(200);
+      expect([...google.refreshTokens.values()].filter((r) => r.revoked).length).toBe(
+        revokedBefore + 1,
+      );
+    } finally {
+      await next.close();
+    }
+    await expect(
+      createTestApp({ env: google.env({ DATABASE_URL: db.url, SECRETS_ENCRYPTION_KEY: k1 }) }),
+    ).rejects.toThrow(/Google refresh tokens are encrypted with key id\(s\) [0-9a-f]{8}/);
+  });
+
+  /** The same person's requests to another app instance (same database). */
+  function asUser(app: TestApp, me: SignedInUser) {
+    return {
+      get: (path: string) => request(app.url).get(path).set('Cookie', me.cookie),
+      delete: (path: string) => request(app.url).delete(path).set('Cookie', me.cookie),
+    };
+  }
 });

@@ -7,6 +7,7 @@ import { GscConnectPagesController } from './gsc-connect-pages.controller';
 import { GscConnectRepository } from './gsc-connect.repository';
 import { GscConnectService } from './gsc-connect.service';
 import { GscOAuthStates } from './gsc-oauth-states';
+import { GscTokensAtRest } from './gsc-tokens-at-rest.service';
 
 /**
  * Connecting Google Search Console (docs/gsc-connect.md): the connect and callback pages
@@ -16,7 +17,7 @@ import { GscOAuthStates } from './gsc-oauth-states';
 @Module({
   imports: [AccountsModule, SessionModule, GoogleModule],
   controllers: [AccountGscController, GscConnectPagesController],
-  providers: [GscConnectService, GscConnectRepository, GscOAuthStates],
+  providers: [GscConnectService, GscConnectRepository, GscOAuthStates, GscTokensAtRest],
   exports: [GscConnectService],
 })
 export class GscConnectModule {}

@@ -183,4 +183,36 @@ export class GscConnectRepository {
     );
     return rows.map((r) => r.property_uri);
   }
+
+  /** The distinct key ids the stored refresh tokens are sealed with (`enc:v1:<kid>:...`). */
+  async tokenKeyIds(): Promise<string[]> {
+    const rows = await this.sql.rows<{ kid: string }>(
+      `SELECT DISTINCT split_part(refresh_token_enc, ':', 3) AS kid FROM gsc_connections
+       WHERE refresh_token_enc LIKE 'enc:v1:%'`,
+    );
+    return rows.map((r) => r.kid);
+  }
+
+  /** Up to `limit` connections (by id, after `afterId`) whose token is not sealed by `kid`. */
+  tokensNotUnderKey(
+    kid: string,
+    afterId: number,
+    limit: number,
+  ): Promise<Array<{ id: number; refreshTokenEnc: string }>> {
+    return this.sql.rows(
+      `SELECT id, refresh_token_enc AS "refreshTokenEnc" FROM gsc_connections
+       WHERE id > $2 AND refresh_token_enc NOT LIKE $1 ORDER BY id LIMIT $3`,
+      [`enc:v1:${kid}:%`, afterId, limit],
+    );
+  }
+
+  /** Replaces a stored token only while it is still the one read (a reconnect in between wins). */
+  async replaceToken(id: number, read: string, sealed: string): Promise<boolean> {
+    const row = await this.sql.one<{ id: number }>(
+      `UPDATE gsc_connections SET refresh_token_enc = $3
+       WHERE id = $1 AND refresh_token_enc = $2 RETURNING id`,
+      [id, read, sealed],
+    );
+    return row !== undefined;
+  }
 }

@@ -15,6 +15,21 @@ export class GscRefreshTokens {
     );
   }
 
+  /** Whether new tokens are sealed (SECRETS_ENCRYPTION_KEY is set). */
+  get enabled(): boolean {
+    return this.box.enabled;
+  }
+
+  /** The id of the key new tokens are sealed with, or null. */
+  get currentKeyId(): string | null {
+    return this.box.currentKeyId;
+  }
+
+  /** Whether a stored key id is one of the configured keys. */
+  knows(kid: string): boolean {
+    return this.box.knows(kid);
+  }
+
   seal(connectionId: number, refreshToken: string): string {
     return this.box.seal(refreshToken, context(connectionId));
   }
