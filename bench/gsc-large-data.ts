@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { addDays, plainDate, recordTimestamp } from '@app/core';
 import { Sql, dataSourceOptions, monthStart } from '@app/database';
-import { GscIngestionRepository } from '../apps/api/src/gsc/gsc-ingestion.repository';
+import { GscIngestionRepository } from '@app/database';
 
 /** The benchmark account and property (found by name / URI, so re-seeding replaces them). */
 export const BENCH_ACCOUNT_NAME = 'GSC benchmark (Agency)';

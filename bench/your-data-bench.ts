@@ -9,7 +9,7 @@ import {
   monthStart,
   runMigrations,
 } from '@app/database';
-import { GscIngestionRepository } from '../apps/api/src/gsc/gsc-ingestion.repository';
+import { GscIngestionRepository } from '@app/database';
 import { RankRepository } from '../apps/api/src/rank/rank.repository';
 import { load, startProcess, stopProcess } from './bench-support';
 import { openBenchSql } from './gsc-large-data';

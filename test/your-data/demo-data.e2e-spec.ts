@@ -1,13 +1,20 @@
+import type { TestingModule } from '@nestjs/testing';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
+import { createOwnDatabase } from '../helpers/own-database';
+import { startWorker } from '../site-audit/site-audit-helpers';
 import { seedDemoData } from '../../apps/api/src/cli/demo-data';
 import { seedDemo } from '../../apps/api/src/cli/seed-demo';
+import { GscSyncService } from '../../apps/worker/src/gsc-sync/gsc-sync.service';
 import { bearer } from '../helpers/fixtures';
 import { GENEROUS, get } from './your-data-fixtures';
 
 describe('demo your-data seed (seedDemo → seedDemoData)', () => {
   let t: TestApp;
   let acc: TestAccount;
+  // Its own database: the worker's sync claims every due property of a database.
+  let db: { url: string; drop: () => Promise<void> } | undefined;
+  let worker: TestingModule | undefined;
   const counts = async () =>
     (
       await t.db.query(
@@ -22,10 +29,19 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
     )[0];
 
   beforeAll(async () => {
-    t = await createTestApp({ now: '2026-06-15T08:00:00Z' });
+    db = await createOwnDatabase('demodata');
+    t = await createTestApp({
+      now: '2026-06-15T08:00:00Z',
+      // 3 months of Search Console backfill: 2026-03-14 to the newest final day, 2026-06-13.
+      env: { DATABASE_URL: db.url, GSC_BACKFILL_MONTHS: '3' },
+    });
     acc = await new AdminClient(t.url).account('pro', GENEROUS);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+    await db?.drop();
+  });
 
   it('is fast, realistic and idempotent (re-running replaces, never duplicates)', async () => {
     const started = Date.now();
@@ -39,10 +55,19 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
       scans: 8,
       competitors: 8 * 25,
     });
-    expect(before.gsc_rows).toBe(first.gscRows);
-    expect(before.gsc_rows / 90).toBeGreaterThan(100); // a few hundred rows a day
+    // The seed adds the sandbox property; the worker's sync fills it.
+    expect(first.gscProperties).toBe(1);
+    expect(before.gsc_rows).toBe(0);
+    worker = await startWorker(t.config, t.clock);
+    const synced = await worker.get(GscSyncService).runDue();
+    expect(synced).toMatchObject({ days: 92, failed: 0 });
+    const after = await counts();
+    expect(after.gsc_rows).toBe(synced.rows);
+    expect(after.gsc_rows / 92).toBeGreaterThan(100); // a few hundred rows a day
+    // Re-seeding keeps the synced property, its facts and its progress.
     await seedDemoData(t.app, acc.id);
-    expect(await counts()).toEqual(before);
+    expect(await counts()).toEqual(after);
+    expect(await worker.get(GscSyncService).runDue()).toMatchObject({ claimed: 0 });
   });
 
   it('the public endpoints show what the demo promises', async () => {
@@ -67,8 +92,23 @@ describe('demo your-data seed (seedDemo → seedDemoData)', () => {
       acc,
       `/api/v1/gsc/queries?property_id=${props[0].property_id}&dim=date&from=2026-03-01&limit=500`,
     );
-    expect(byDate.body.data.total_rows).toBe(90);
+    expect(byDate.body.data.total_rows).toBe(92);
     expect(byDate.body.data.totals.clicks).toBeGreaterThan(0);
+    expect(props[0]).toMatchObject({ is_sandbox: true, last_sync_status: 'ok' });
+    // The outdoor store's checks of synced days show Search Console figures; the recipe
+    // blog has no property: its checks have none.
+    const figures = await t.db.query(
+      `SELECT rp.domain, count(*) FILTER (WHERE c.gsc_impressions > 0)::int AS with_figures,
+              count(*) FILTER (WHERE c.gsc_impressions IS NULL)::int AS without
+       FROM rank_checks c JOIN tracked_keywords k ON k.id = c.keyword_id
+       JOIN rank_projects rp ON rp.id = k.project_id
+       WHERE c.account_id = $1 AND c.check_date BETWEEN '2026-03-14' AND '2026-06-13'
+       GROUP BY rp.domain ORDER BY rp.domain`,
+      [acc.id],
+    );
+    expect(figures[0]).toMatchObject({ domain: 'demo-outdoor.com' });
+    expect(figures[0].with_figures).toBeGreaterThan(30 * 92 * 0.5);
+    expect(figures[1]).toMatchObject({ domain: 'demo-recipes.com', with_figures: 0 });
 
     const projects = (await get(t, acc, '/api/v1/ai-visibility/projects')).body.data.projects;
     expect(projects).toHaveLength(2);

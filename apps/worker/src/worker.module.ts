@@ -19,6 +19,7 @@ import { WorkerMetricsServer } from './metrics-server';
 import { WebhookDeliveryProcessor } from './webhooks/webhook-delivery.processor';
 import { UsageAlertsSweepService } from './usage-alerts-sweep.service';
 import { RankCollectionModule } from './rank-collection/rank-collection.module';
+import { GscSyncModule } from './gsc-sync/gsc-sync.module';
 
 /**
  * The worker process: no public HTTP. It hosts the site-audit processor and the sweeper
@@ -30,7 +31,8 @@ import { RankCollectionModule } from './rank-collection/rank-collection.module';
  * retention (UsageEventsRollupService, UsageHistoryRetentionService; docs/usage-history.md),
  * and the purge of Idempotency-Keys past their 24 hours (IdempotencyPurgeService; docs/api.md),
  * and the sweep that fires the usage alerts the meter rows call for and that the API did not
- * record (UsageAlertsSweepService).
+ * record (UsageAlertsSweepService), and the Search Console sync (GscSyncModule;
+ * docs/gsc-sync.md).
  */
 @Module({
   imports: [
@@ -40,6 +42,7 @@ import { RankCollectionModule } from './rank-collection/rank-collection.module';
     SiteAuditModule,
     BillingModule,
     RankCollectionModule,
+    GscSyncModule,
   ],
   providers: [
     SiteAuditProcessor,

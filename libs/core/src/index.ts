@@ -4,6 +4,7 @@ export * from './time/clock';
 export * from './time/format';
 export * from './time/format.schema';
 export * from './search-console/gsc-dimensions';
+export * from './search-console/country-codes';
 export * from './config/app-config';
 export * from './config/config.module';
 export * from './http/envelope';

@@ -10,6 +10,7 @@ export * from './read-sql';
 export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';
+export * from './gsc-ingestion.repository';
 export * from './idempotency-keys.repository';
 export * from './rank-checks.repository';
 export * from './statement-time';

@@ -17,3 +17,4 @@ export * from './search-console/google.client';
 export * from './search-console/gsc-refresh-tokens';
 export * from './search-console/google-search-console.source';
 export * from './search-console/google.module';
+export * from './search-console/sandbox-search-console.source';

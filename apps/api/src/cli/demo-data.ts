@@ -1,10 +1,10 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Clock, addDays, parsePlainDate, plainDate, prng } from '@app/core';
 import { SERP_FEATURES } from '@app/database';
+import { GscIngestionRepository } from '@app/database';
+import { SANDBOX_GSC_MODIFIERS, SANDBOX_GSC_PRODUCTS } from '@app/providers';
 import { RankRepository } from '../rank/rank.repository';
 import { RankCheckDto } from '../rank/rank-ingestion.dto';
-import { GscIngestionRepository } from '../gsc/gsc-ingestion.repository';
-import { GscRowDto } from '../gsc/gsc-ingestion.dto';
 import { AiVisibilityService } from '../ai-visibility/ai-visibility.service';
 import { AiVisibilityRepository } from '../ai-visibility/ai-visibility.repository';
 import { CompetitorDto, ScanDto } from '../ai-visibility/ai-visibility-ingestion.dto';
@@ -16,40 +16,22 @@ import { CompetitorDto, ScanDto } from '../ai-visibility/ai-visibility-ingestion
  * dates are relative to today.
  *
  * - 2 rank projects, 50 keywords, 120 days of checks (with unranked days), 1 keyword never checked
- * - 1 GSC property, 90 days of query × page × country × device rows (a few hundred per day)
+ * - 1 sandbox GSC property on the outdoor store's domain, synced by the worker (docs/gsc-sync.md:
+ *   16 months of generated query × page × country × device facts, a few hundred a day, whose
+ *   queries include the store's tracked keywords, so their checks show Search Console figures)
  * - 2 AI-visibility projects: one with 8 weekly scans and 25 competitors, one never scanned
  */
 interface DemoDataSummary {
   rankProjects: number;
   keywords: number;
   checks: number;
-  gscRows: number;
+  gscProperties: number;
   aiScans: number;
 }
 
-const OUTDOOR = [
-  'hiking boots',
-  'trail running shoes',
-  'waterproof jacket',
-  'camping tent',
-  'sleeping bag',
-  'trekking poles',
-  'down jacket',
-  'hiking backpack',
-  'rain pants',
-  'merino socks',
-  'headlamp',
-  'water filter',
-  'camp stove',
-  'fleece jacket',
-  'gaiters',
-  'climbing harness',
-  'insulated bottle',
-  'ultralight tent',
-  'bivy sack',
-  'hiking sandals',
-];
-const MODIFIERS = ['best', 'cheap', 'women', 'men', 'review', 'sale'];
+/** The outdoor store's products and keyword prefixes: the sandbox Search Console's queries. */
+const OUTDOOR = SANDBOX_GSC_PRODUCTS;
+const MODIFIERS = SANDBOX_GSC_MODIFIERS;
 const RECIPES = [
   'sourdough bread',
   'banana bread',
@@ -96,14 +78,6 @@ interface DemoRival {
   strength: number;
 }
 
-/** A GSC query, the pages it lands on, and its base position and search volume. */
-interface DemoQueryCombo {
-  query: string;
-  pages: string[];
-  base: number;
-  volume: number;
-}
-
 export async function seedDemoData(
   app: INestApplicationContext,
   accountId: number,
@@ -121,9 +95,9 @@ export async function seedDemoData(
   };
   // The order matters: every step draws from the same PRNG.
   const { rankProjects, keywords, checks } = await seedRankTracking(seed);
-  const gscRows = await seedSearchConsole(seed);
+  const gscProperties = await seedSearchConsole(seed);
   const aiScans = await seedAiVisibility(seed);
-  return { rankProjects, keywords, checks, gscRows, aiScans };
+  return { rankProjects, keywords, checks, gscProperties, aiScans };
 }
 
 // ---- rank tracking: 30 + 20 keywords, 120 days -------------------------------------
@@ -187,7 +161,7 @@ async function upsertDemoKeyword(
   return kw.id;
 }
 
-/** 120 daily checks of one keyword: a drifting position with gaps, GSC numbers and SERP features. */
+/** 120 daily checks of one keyword: a drifting position with gaps and SERP features. */
 function demoRankChecks(
   { day, rnd }: DemoSeed,
   domain: string,
@@ -202,19 +176,11 @@ function demoRankChecks(
     pos = Math.min(100, Math.max(1, pos + drift + (rnd() - 0.5) * 4));
     const unranked = rnd() < 0.06 || (ki % 9 === 4 && back > 100); // some gaps, one late entrant
     const position = unranked ? null : Math.round(pos);
-    const impressions = position === null ? 0 : Math.round(2000 / position + rnd() * 50);
-    const clicks =
-      position === null
-        ? 0
-        : Math.round(impressions * Math.min(0.35, 0.4 / position) * (0.5 + rnd()));
+    // No Search Console figures: a check takes them from the synced facts of its date.
     const check: RankCheckDto = {
       check_date: day(back),
       position,
       landing_page: position === null ? null : `https://${domain}/${slug(word)}`,
-      gsc_clicks: clicks,
-      gsc_impressions: impressions,
-      gsc_ctr: impressions ? Math.round((clicks / impressions) * 10_000) / 100 : null,
-      gsc_average_position: position === null ? null : Math.round((position + rnd() * 2) * 10) / 10,
     };
     SERP_FEATURES.forEach((f, i) => (check[f] = rnd() < featureOdds[i]));
     checks.push(check);
@@ -222,93 +188,27 @@ function demoRankChecks(
   return checks;
 }
 
-// ---- Search Console: 90 days ------------------------------------------------------
+// ---- Search Console: a sandbox property the worker syncs ---------------------------
 
-/** One sandbox GSC property with 90 days of rows, stored in batches; the rows stored. */
+/**
+ * The outdoor store's sandbox Search Console property (no Google connection): due at once,
+ * the worker's sync backfills it from the sandbox source (docs/gsc-sync.md). Re-running the
+ * seed keeps its data and its sync progress. The properties added (1).
+ */
 async function seedSearchConsole(seed: DemoSeed): Promise<number> {
-  const gsc = seed.app.get(GscIngestionRepository);
-  const property = (await gsc.upsertProperty(
+  const added = await seed.app.get(GscIngestionRepository).addSyncedProperty(
     seed.accountId,
     {
-      property_uri: 'sc-domain:demo-outdoor.com',
-      display_name: 'Outdoor Store (domain)',
-      google_email: 'seo@demo-outdoor.com',
-      status: 'active',
-      is_sandbox: true,
-      last_synced_at: `${plainDate(seed.now)} 05:00:00`,
-      last_sync_status: 'success',
+      propertyUri: 'sc-domain:demo-outdoor.com',
+      displayName: 'Outdoor Store (domain)',
+      googleEmail: 'seo@demo-outdoor.com',
+      connectionId: null,
+      permissionLevel: 'siteOwner',
+      isSandbox: true,
     },
     seed.now,
-  ))!.row;
-  const combos = demoQueryCombos(seed);
-  let stored = 0;
-  let batch: GscRowDto[] = [];
-  const flush = async () => {
-    if (batch.length) stored += (await gsc.storeRows(property.id, batch)) ?? 0;
-    batch = [];
-  };
-  for (let back = 89; back >= 0; back--) {
-    batch.push(...demoGscRowsOfDay(seed, combos, back));
-    if (batch.length >= 8_000) await flush();
-  }
-  await flush();
-  return stored;
-}
-
-/** Six queries per outdoor product, each landing on its product page (every 3rd also on the guide). */
-function demoQueryCombos({ rnd }: DemoSeed): DemoQueryCombo[] {
-  const queries = OUTDOOR.flatMap((w) => [
-    w,
-    `best ${w}`,
-    `${w} sale`,
-    `${w} review`,
-    `how to choose ${w}`,
-    `${w} near me`,
-  ]);
-  return queries.map((q, i) => ({
-    query: q,
-    pages: [`https://demo-outdoor.com/${slug(OUTDOOR[i % OUTDOOR.length])}`].concat(
-      i % 3 === 0 ? ['https://demo-outdoor.com/blog/guide'] : [],
-    ),
-    base: 1 + rnd() * 30,
-    volume: 20 + rnd() * 400,
-  }));
-}
-
-/** The GSC rows of the day `back` days ago: about half of the query × page × device slices. */
-function demoGscRowsOfDay(
-  { day, rnd, pick }: DemoSeed,
-  combos: DemoQueryCombo[],
-  back: number,
-): GscRowDto[] {
-  const rows: GscRowDto[] = [];
-  for (const c of combos) {
-    for (const page of c.pages) {
-      for (const device of ['desktop', 'mobile']) {
-        if (rnd() < 0.45) continue; // not every slice has impressions every day
-        const country = rnd() < 0.8 ? 'usa' : pick(['gbr', 'can', 'aus']);
-        const position = Math.round(Math.max(1, c.base + (rnd() - 0.5) * 6) * 10) / 10;
-        const impressions = Math.max(
-          1,
-          Math.round((c.volume * (device === 'mobile' ? 1.3 : 1)) / position),
-        );
-        const clicks = Math.round(impressions * Math.min(0.3, 0.3 / position) * rnd() * 2);
-        const appearance = page.includes('/blog/') && rnd() < 0.5 ? 'FAQ_RICH_RESULT' : '';
-        rows.push({
-          date: day(back),
-          query: c.query,
-          page,
-          country,
-          device,
-          search_appearance: appearance,
-          clicks: Math.min(clicks, impressions),
-          impressions,
-          position,
-        });
-      }
-    }
-  }
-  return rows;
+  );
+  return added ? 1 : 0;
 }
 
 // ---- AI visibility: one scanned weekly (25 competitors), one never scanned --------------

@@ -6,7 +6,7 @@ import { ParseIdPipe } from '@app/gateway';
 import { AdminController } from '../admin-routes/admin-route.decorator';
 import { found, upsertAnswer } from '../admin-routes/admin-http-status';
 import { CreateGscPropertyDto, GscRowsDto } from './gsc-ingestion.dto';
-import { GscIngestionRepository } from './gsc-ingestion.repository';
+import { GscIngestionRepository } from '@app/database';
 import { propertyAdminView } from './gsc.mapper';
 
 /** Search Console ingestion (docs/your-data.md, "Ingestion (admin)"). */

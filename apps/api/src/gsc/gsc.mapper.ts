@@ -1,6 +1,6 @@
 import { recordTimestamp } from '@app/core';
 import { GscGroupRow } from './gsc.repository';
-import { GscPropertyRow } from './gsc-ingestion.repository';
+import { GscPropertyRow } from '@app/database';
 import type { GscProperty, GscQueries } from './gsc.schema';
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;

@@ -3,7 +3,7 @@ import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { GscController } from './gsc.controller';
 import { GscIngestionController } from './gsc-ingestion.controller';
 import { GscRepository } from './gsc.repository';
-import { GscIngestionRepository } from './gsc-ingestion.repository';
+import { GscIngestionRepository } from '@app/database';
 
 /**
  * Search Console: GET /api/v1/gsc/properties and /gsc/queries (your-data: counted, never

@@ -7,6 +7,7 @@ import {
   databaseEnv,
 } from './parts/database.config';
 import { GoogleConfig, checkGoogle, googleConfig, googleEnv } from './parts/google.config';
+import { GscSyncConfig, gscSyncConfig, gscSyncEnv } from './parts/gsc-sync.config';
 import { HttpConfig, checkHttp, httpConfig, httpEnv } from './parts/http.config';
 import { OAuthConfig, oauthConfig, oauthEnv } from './parts/oauth.config';
 import { OperationsConfig, operationsConfig, operationsEnv } from './parts/operations.config';
@@ -52,6 +53,7 @@ const schema = z
     ...yourDataEnv.shape,
     ...rankCollectionEnv.shape,
     ...googleEnv.shape,
+    ...gscSyncEnv.shape,
     ...webhooksEnv.shape,
     ...oauthEnv.shape,
     ...secretsEnv.shape,
@@ -76,6 +78,7 @@ export interface AppConfig
     YourDataConfig,
     RankCollectionConfig,
     GoogleConfig,
+    GscSyncConfig,
     WebhooksConfig,
     OAuthConfig,
     SecretsConfig {}
@@ -108,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...yourDataConfig(e),
     ...rankCollectionConfig(e),
     ...googleConfig(e),
+    ...gscSyncConfig(e),
     ...webhooksConfig(e),
     ...oauthConfig(e),
     ...secretsConfig(e),

@@ -92,6 +92,22 @@ export const metrics = {
     labelNames: ['endpoint', 'result'] as const, // result: posted | collected | no_results | refused | failed | given_up
     registers,
   }),
+  gscSyncRequests: new Counter({
+    name: 'gsc_sync_requests_total',
+    help: 'searchAnalytics.query requests (and token refreshes) of the Search Console sync by result',
+    labelNames: ['result'] as const, // ok | quota | reauth_required | not_found | transient | fatal
+    registers,
+  }),
+  gscSyncRows: new Counter({
+    name: 'gsc_sync_rows_total',
+    help: 'Search Console facts the sync stored (each day replaced as a whole)',
+    registers,
+  }),
+  gscBackfillDaysRemaining: new Gauge({
+    name: 'gsc_backfill_days_remaining',
+    help: 'Days still to backfill over every active Search Console property (as last read by this worker)',
+    registers,
+  }),
   queueDepth: new Gauge({
     name: 'queue_jobs',
     help: 'Jobs in each BullMQ queue by state (sampled at scrape time)',

@@ -1,7 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { parseRecordTimestamp } from '@app/core';
-import { GscPartitionRepository, GscPropertyEntity, Sql, SqlScope, upserted } from '@app/database';
-import { CreateGscPropertyDto, GscRowDto } from './gsc-ingestion.dto';
+import { GscPropertyEntity } from './entities';
+import { GscPartitionRepository } from './gsc-partitions.repository';
+import { Sql, SqlScope, SqlTx } from './sql';
+import { upserted } from './upserted';
+
+/** A property as the admin ingestion posts it (CreateGscPropertyDto in the API). */
+export interface GscPropertyInput {
+  property_uri: string;
+  display_name: string;
+  status?: string;
+  google_email: string;
+  is_sandbox?: boolean;
+  last_synced_at?: string | null;
+  last_sync_status?: string | null;
+}
+
+/**
+ * One daily fact (GscRowDto in the API; the sync maps Google's rows to it): country
+ * lower-case as Search Console reports it, device lower-case, search_appearance '' or omitted
+ * for none.
+ */
+export interface GscFactInput {
+  date: string;
+  query: string;
+  page: string;
+  country: string;
+  device: string;
+  search_appearance?: string;
+  clicks: number;
+  impressions: number;
+  position: number;
+}
 
 const DIM_CASE = `CASE WHEN GROUPING(query) = 0 THEN 'query'
                 WHEN GROUPING(page) = 0 THEN 'page'
@@ -34,6 +64,17 @@ const REBUILD_ROLLUPS_SQL = `
   ) g
   WHERE NOT (dim = 'searchAppearance' AND key = '')`;
 
+/** The facts of a batch as a relation: $3..$11 are the columns as arrays (`factColumns`). */
+const FACT_COLUMNS = `unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                         $9::int[], $10::int[], $11::float8[])
+      AS u(date, query, page, country, device, search_appearance, clicks, impressions, position)`;
+
+/** Inserts a batch of facts ($1 property, $2 account, $3..$11 `factColumns`), rollups untouched. */
+const INSERT_ROWS_SQL = `
+  INSERT INTO gsc_rows (property_id, account_id, date, query, page, country, device, search_appearance,
+                        clicks, impressions, position)
+  SELECT $1, $2, u.* FROM ${FACT_COLUMNS}`;
+
 /**
  * Upserts a batch of facts and applies their deltas to the rollups, in one statement. All
  * parts of a WITH statement read the same snapshot, so `d` sees the values stored before
@@ -46,9 +87,7 @@ const REBUILD_ROLLUPS_SQL = `
  */
 const UPSERT_ROWS_WITH_DELTAS_SQL = `
   WITH input AS (
-    SELECT * FROM unnest($3::date[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                         $9::int[], $10::int[], $11::float8[])
-      AS u(date, query, page, country, device, search_appearance, clicks, impressions, position)
+    SELECT * FROM ${FACT_COLUMNS}
   ), d AS (
     SELECT i.date, i.query, i.page, i.country, i.device, i.search_appearance,
            i.clicks - COALESCE(g.clicks, 0) AS dc,
@@ -144,6 +183,36 @@ function monthsOf(dates: string[]): string[] {
   return [...new Set(dates.map((d) => `${d.slice(0, 7)}-01`))];
 }
 
+/** The facts without duplicate keys: the last entry of a key wins. */
+function distinctFacts(rows: GscFactInput[]): GscFactInput[] {
+  const byKey = new Map<string, GscFactInput>();
+  for (const r of rows) {
+    const appearance = r.search_appearance ?? '';
+    byKey.set(JSON.stringify([r.date, r.query, r.page, r.country, r.device, appearance]), r);
+  }
+  return [...byKey.values()];
+}
+
+/** The parameters $3..$11 of FACT_COLUMNS. */
+function factColumns(list: GscFactInput[]): unknown[] {
+  return [
+    list.map((r) => r.date),
+    list.map((r) => r.query),
+    list.map((r) => r.page),
+    list.map((r) => r.country),
+    list.map((r) => r.device),
+    list.map((r) => r.search_appearance ?? ''),
+    list.map((r) => r.clicks),
+    list.map((r) => r.impressions),
+    list.map((r) => r.position),
+  ];
+}
+
+/** The columns of a GscPropertyRow, as a RETURNING list. */
+const PROPERTY_ROW = `id, property_uri AS "propertyUri", display_name AS "displayName", status,
+  google_email AS "googleEmail", is_sandbox AS "isSandbox", last_synced_at AS "lastSyncedAt",
+  last_sync_status AS "lastSyncStatus"`;
+
 /** What a property upsert answers. */
 export type GscPropertyRow = Pick<
   GscPropertyEntity,
@@ -157,7 +226,10 @@ export type GscPropertyRow = Pick<
   | 'lastSyncStatus'
 >;
 
-/** Writes of GSC properties, daily fact rows and their rollups (admin ingestion, bulk loads). */
+/**
+ * The one write path of GSC properties, daily fact rows and their rollups, shared by the
+ * admin ingestion (API), bulk loads (bench, demo seed) and the worker's Search Console sync.
+ */
 @Injectable()
 export class GscIngestionRepository {
   /** The monthly partitions of gsc_rows a batch writes into (created when missing). */
@@ -168,7 +240,7 @@ export class GscIngestionRepository {
   }
 
   /** Creates the property, or updates the account's property with the same URI. null: no such account. */
-  async upsertProperty(accountId: number, p: CreateGscPropertyDto, now: Date) {
+  async upsertProperty(accountId: number, p: GscPropertyInput, now: Date) {
     return upserted(
       await this.sql.one<GscPropertyRow & { created: boolean }>(
         `INSERT INTO gsc_properties (account_id, property_uri, display_name, status, google_email, is_sandbox,
@@ -178,9 +250,7 @@ export class GscIngestionRepository {
            display_name = EXCLUDED.display_name, status = EXCLUDED.status, google_email = EXCLUDED.google_email,
            is_sandbox = EXCLUDED.is_sandbox, last_synced_at = EXCLUDED.last_synced_at,
            last_sync_status = EXCLUDED.last_sync_status, updated_at = EXCLUDED.updated_at
-         RETURNING id, property_uri AS "propertyUri", display_name AS "displayName", status,
-                   google_email AS "googleEmail", is_sandbox AS "isSandbox", last_synced_at AS "lastSyncedAt",
-                   last_sync_status AS "lastSyncStatus", (xmax = 0) AS created`,
+         RETURNING ${PROPERTY_ROW}, (xmax = 0) AS created`,
         [
           accountId,
           p.property_uri,
@@ -197,6 +267,56 @@ export class GscIngestionRepository {
   }
 
   /**
+   * Adds a property the worker syncs (docs/gsc-sync.md): through a Google connection, or a
+   * sandbox property (`connectionId` null, `isSandbox`) synced from generated facts. It is due
+   * at once (`next_sync_at` = now, `last_sync_status` pending; the backfill is planned by its
+   * first sync). Adding a property that exists (same account and URI) keeps its data and its
+   * sync progress, takes the new connection and resumes it (status active). null: no such
+   * account. The account routes and the demo seed call this; the plan limit is theirs.
+   */
+  async addSyncedProperty(
+    accountId: number,
+    p: {
+      propertyUri: string;
+      displayName: string;
+      googleEmail: string;
+      connectionId: number | null;
+      permissionLevel: string | null;
+      isSandbox: boolean;
+    },
+    now: Date,
+  ) {
+    return upserted(
+      await this.sql.one<GscPropertyRow & { created: boolean }>(
+        `INSERT INTO gsc_properties (account_id, property_uri, display_name, status, google_email, is_sandbox,
+           last_sync_status, connection_id, permission_level, next_sync_at, created_at, updated_at)
+         SELECT a.id, $2, $3, 'active', $4, $5, 'pending', $6, $7, $8, $8, $8 FROM accounts a WHERE a.id = $1
+         ON CONFLICT ON CONSTRAINT gsc_properties_natural_key DO UPDATE SET
+           display_name = EXCLUDED.display_name, status = 'active', google_email = EXCLUDED.google_email,
+           is_sandbox = EXCLUDED.is_sandbox, connection_id = EXCLUDED.connection_id,
+           permission_level = EXCLUDED.permission_level,
+           last_sync_status = CASE WHEN gsc_properties.next_sync_at IS NULL
+                                     OR gsc_properties.status <> 'active'
+                                   THEN 'pending' ELSE gsc_properties.last_sync_status END,
+           next_sync_at = CASE WHEN gsc_properties.status <> 'active' THEN EXCLUDED.next_sync_at
+                               ELSE COALESCE(gsc_properties.next_sync_at, EXCLUDED.next_sync_at) END,
+           updated_at = EXCLUDED.updated_at
+         RETURNING ${PROPERTY_ROW}, (xmax = 0) AS created`,
+        [
+          accountId,
+          p.propertyUri,
+          p.displayName,
+          p.googleEmail,
+          p.isSandbox,
+          p.connectionId,
+          p.permissionLevel,
+          now,
+        ],
+      ),
+    );
+  }
+
+  /**
    * Stores a batch of daily facts in one transaction: upsert on the natural key (date ×
    * query × page × country × device × search appearance; within a batch the last entry of a
    * key wins) and add each row's change (new − stored) to the daily, weekly and monthly
@@ -204,29 +324,71 @@ export class GscIngestionRepository {
    * serialized and the "stored" values the deltas are computed from are exact. Returns the
    * number of rows stored, or null when the property does not exist.
    */
-  async storeRows(propertyId: number, rows: GscRowDto[]): Promise<number | null> {
-    const byKey = new Map<string, GscRowDto>();
-    for (const r of rows) {
-      const appearance = r.search_appearance ?? '';
-      byKey.set(JSON.stringify([r.date, r.query, r.page, r.country, r.device, appearance]), r);
-    }
-    const list = [...byKey.values()];
-    // gsc_rows is partitioned by month: the months of the batch must exist before it is
-    // written (usually they do: the worker creates them ahead). If the retention job drops
-    // a (very old) month between the two, the batch fails with "no partition" (23514) and
-    // is retried once after re-creating it.
-    const months = monthsOf(list.map((r) => r.date));
+  async storeRows(propertyId: number, rows: GscFactInput[]): Promise<number | null> {
+    const list = distinctFacts(rows);
+    return this.inPartitions(
+      list.map((r) => r.date),
+      () => this.writeRows(propertyId, list),
+    );
+  }
+
+  /**
+   * Replaces one day of a property's facts as a whole, atomically (the Search Console sync,
+   * docs/gsc-sync.md): under the property row's lock, the day's stored facts are deleted,
+   * `rows` (all of that day; the last entry of a key wins) inserted, and the day's daily
+   * rollups, its 7-day block's and its month's rebuilt from them, so the rollups equal a
+   * rebuild from the facts whatever was stored before (a re-pulled day never double-counts,
+   * a row Google no longer reports disappears). `alsoInTx` runs last in the same transaction
+   * (the sync records its progress there). Returns the number of facts stored, or null when
+   * the property does not exist.
+   */
+  async replaceDay(
+    propertyId: number,
+    day: string,
+    rows: GscFactInput[],
+    alsoInTx?: (tx: SqlTx) => Promise<void>,
+  ): Promise<number | null> {
+    const list = distinctFacts(rows);
+    const stray = list.find((r) => r.date !== day);
+    if (stray) throw new Error(`replaceDay(${day}) got a fact of ${stray.date}`);
+    return this.inPartitions([day], () =>
+      this.sql.bulkTransaction(async (tx) => {
+        const accountId = await tx.lockAccountRow(GscPropertyEntity, propertyId);
+        if (accountId === null) return null;
+        await tx.run('SET LOCAL jit = off');
+        await tx.run(`DELETE FROM gsc_rows WHERE property_id = $1 AND date = $2::date`, [
+          propertyId,
+          day,
+        ]);
+        if (list.length > 0) {
+          await tx.run(INSERT_ROWS_SQL, [propertyId, accountId, ...factColumns(list)]);
+        }
+        await this.rebuildRollups(propertyId, [day], tx);
+        if (alsoInTx) await alsoInTx(tx);
+        return list.length;
+      }),
+    );
+  }
+
+  /**
+   * gsc_rows is partitioned by month: the months of a batch must exist before it is written
+   * (usually they do: the worker creates them ahead). If the retention job drops a (very
+   * old) month between the two, the batch fails with "no partition" (23514) and is retried
+   * once after re-creating it.
+   */
+  private async inPartitions<T>(dates: string[], write: () => Promise<T>): Promise<T> {
+    const months = monthsOf(dates);
     await this.partitions.ensureMonths(months);
     try {
-      return await this.writeRows(propertyId, list);
+      return await write();
     } catch (err) {
       if ((err as { code?: string }).code !== '23514') throw err;
       await this.partitions.ensureMonths(months);
-      return this.writeRows(propertyId, list);
+      return write();
     }
   }
 
-  private writeRows(propertyId: number, list: GscRowDto[]): Promise<number | null> {
+  private writeRows(propertyId: number, list: GscFactInput[]): Promise<number | null> {
     return this.sql.bulkTransaction(async (tx) => {
       const accountId = await tx.lockAccountRow(GscPropertyEntity, propertyId);
       if (accountId === null) return null;
@@ -240,15 +402,7 @@ export class GscIngestionRepository {
       await tx.run(UPSERT_ROWS_WITH_DELTAS_SQL, [
         propertyId,
         accountId,
-        list.map((r) => r.date),
-        list.map((r) => r.query),
-        list.map((r) => r.page),
-        list.map((r) => r.country),
-        list.map((r) => r.device),
-        list.map((r) => r.search_appearance ?? ''),
-        list.map((r) => r.clicks),
-        list.map((r) => r.impressions),
-        list.map((r) => r.position),
+        ...factColumns(list),
         dates[0],
         dates[dates.length - 1],
       ]);
