@@ -47,13 +47,7 @@ describe('Search Console connect (/account/gsc, /account/v1/gsc)', () => {
 
   /** The browser's round trip: /account/gsc/connect → Google → the callback. */
   async function connect(me: SignedInUser, as = 'owner@example.com') {
-    google.consentAs = as;
-    const start = await request(t.url).get('/account/gsc/connect').set('Cookie', me.cookie);
-    expect(start.status).toBe(303);
-    const auth = new URL(start.headers.location);
-    const back = await fetch(auth, { redirect: 'manual' });
-    expect(back.status).toBe(302);
-    const cb = new URL(back.headers.get('location')!);
+    const { auth, callback: cb } = await google.consentThrough(t.url, me.cookie, as);
     return {
       auth,
       cb,

@@ -43,6 +43,9 @@ describe('Search Console sync in the worker (fake source)', () => {
 
   const startSyncWorker = async () => {
     const moduleRef = await Test.createTestingModule({ imports: [WorkerModule, FakeGoogleModule] })
+      // GoogleModule (imported by the sync's module) binds the real client there: the fake wins.
+      .overrideProvider(SEARCH_CONSOLE_SOURCE)
+      .useValue(fake)
       .overrideProvider(APP_CONFIG)
       .useValue(t.config)
       .overrideProvider(Clock)
