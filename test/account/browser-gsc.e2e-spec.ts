@@ -6,6 +6,7 @@ import { createTestApp, TestApp } from '../helpers/test-app';
 import { FakeGoogle } from '../fixtures/fake-google';
 
 const suite = 'Console Search Console section in headless Chromium';
+const HOSTILE = 'https://x.example/"><img src=x onerror="document.title=1">';
 const describeBrowser = browserTestsEnabled(suite) ? describe : describe.skip;
 
 /**
@@ -29,6 +30,9 @@ describeBrowser(suite, () => {
     // The callback must come back to this server: its address is known once it listens.
     (t.config as { publicBaseUrl: string }).publicBaseUrl = t.url;
     google.redirectUris.add(`${t.url}/account/gsc/callback`);
+    google.users
+      .get('owner@example.com')!
+      .sites.push({ siteUrl: HOSTILE, permissionLevel: 'siteOwner' });
     bare = await createTestApp({
       env: { REDIS_PREFIX: `${process.env.REDIS_PREFIX}:browser-gsc2` },
     });
@@ -56,7 +60,10 @@ describeBrowser(suite, () => {
       const path = new URL(res.url()).pathname;
       if (res.status() >= 400 && path !== '/favicon.ico') problems.push(`${res.status()} ${path}`);
     });
-    browser.page.on('dialog', (d) => void d.accept());
+    browser.page.on('dialog', (d) => {
+      if (d.type() !== 'confirm') problems.push(`${d.type()}: ${d.message()}`);
+      void d.accept();
+    });
     await browser.page.goto(`${app.url}/account`);
     return { ...browser, problems, me };
   }
@@ -74,6 +81,9 @@ describeBrowser(suite, () => {
       expect(await page.textContent('[data-site="https://blog.example.org/"]')).toContain(
         'not verified',
       );
+      // A hostile site name from Google is text, never markup.
+      expect(await page.textContent('#gsc-connections')).toContain(HOSTILE);
+      expect(await page.$('#gsc-connections img')).toBeNull();
 
       await page.click('[data-site="sc-domain:example.com"] button[data-gsc-add]');
       await page.waitForSelector('tr[data-gsc-property]');
