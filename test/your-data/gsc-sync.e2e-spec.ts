@@ -1,15 +1,17 @@
-import { Global, Module } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
-import { Test, TestingModule } from '@nestjs/testing';
+import type { TestingModule } from '@nestjs/testing';
 import type { Queue } from 'bullmq';
-import { APP_CONFIG, Clock, metricsRegistry } from '@app/core';
+import { metricsRegistry } from '@app/core';
 import { GscIngestionRepository } from '@app/database';
-import { SEARCH_CONSOLE_SOURCE, SearchConsoleError, SearchConsoleRow } from '@app/providers';
-import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { SearchConsoleError, SearchConsoleRow } from '@app/providers';
 import { GscSyncService } from '../../apps/worker/src/gsc-sync/gsc-sync.service';
 import { GSC_SYNC_QUEUE } from '../../apps/worker/src/gsc-sync/gsc-sync.queue';
 import { startWorker } from '../site-audit/site-audit-helpers';
-import { FakeSearchConsoleSource, fakeRows } from '../fixtures/fake-search-console-source';
+import {
+  FakeSearchConsoleSource,
+  fakeRows,
+  startSyncWorker as startFakeSyncWorker,
+} from '../fixtures/fake-search-console-source';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { createOwnDatabase } from '../helpers/own-database';
 import { TestApp, createTestApp } from '../helpers/test-app';
@@ -28,12 +30,6 @@ const HOUR = 3_600_000;
  */
 describe('Search Console sync in the worker (fake source)', () => {
   const fake = new FakeSearchConsoleSource();
-  @Global()
-  @Module({
-    providers: [{ provide: SEARCH_CONSOLE_SOURCE, useValue: fake }],
-    exports: [SEARCH_CONSOLE_SOURCE],
-  })
-  class FakeGoogleModule {}
 
   let t: TestApp;
   // Its own database and queue prefix: the sync claims every due property of a database.
@@ -42,17 +38,7 @@ describe('Search Console sync in the worker (fake source)', () => {
   let admin: AdminClient;
 
   const startSyncWorker = async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [WorkerModule, FakeGoogleModule] })
-      // GoogleModule (imported by the sync's module) binds the real client there: the fake wins.
-      .overrideProvider(SEARCH_CONSOLE_SOURCE)
-      .useValue(fake)
-      .overrideProvider(APP_CONFIG)
-      .useValue(t.config)
-      .overrideProvider(Clock)
-      .useValue(t.clock)
-      .compile();
-    moduleRef.useLogger(false);
-    await moduleRef.init();
+    const moduleRef = await startFakeSyncWorker(t.config, t.clock, fake);
     workers.push(moduleRef);
     return moduleRef.get(GscSyncService);
   };
@@ -329,6 +315,20 @@ describe('Search Console sync in the worker (fake source)', () => {
     expect(later).toMatchObject({ claimed: 1, failed: 0 });
     expect(await state(quota)).toMatchObject({ last_sync_status: 'ok', last_error: null });
     expect(fake.requestsOf('sc-domain:r1.example')).toEqual([]);
+
+    // Reconnected (the connect flow stores a new token and resumes the properties): both sync.
+    await t.db.query(
+      `UPDATE gsc_connections SET refresh_token_enc = 'rt-new', status = 'active' WHERE id = $1`,
+      [revoked],
+    );
+    expect(
+      await t.app.get(GscIngestionRepository).resumeConnectionProperties(revoked, t.clock.now()),
+    ).toBe(2);
+    expect(await state(reauth1)).toMatchObject({ status: 'active', last_sync_status: 'pending' });
+    expect(await sync.runDue()).toMatchObject({ claimed: 2, failed: 0 });
+    for (const id of [reauth1, reauth2]) {
+      expect(await state(id)).toMatchObject({ status: 'active', last_sync_status: 'ok', done: 4 });
+    }
   });
 
   it('two workers racing never sync the same property or day twice', async () => {

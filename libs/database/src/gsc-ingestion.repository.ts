@@ -152,6 +152,21 @@ const REBUILD_MONTHLY_ROLLUPS_SQL = `
   GROUP BY r.property_id, r.account_id, r.dim, m.month, r.key`;
 
 /**
+ * Rebuilds the calendar-month rollups of the months `$2` from their 7-day blocks' weekly
+ * rollups (blocks never cross a month, so a month is exactly the sum of its blocks): about a
+ * fifth of the rows of a rebuild from the daily rollups. For a caller whose weekly rollups of
+ * those months are exact (a day replaced: its block was just rebuilt, the others maintained).
+ */
+const REBUILD_MONTHLY_FROM_WEEKLY_SQL = `
+  INSERT INTO gsc_monthly_rollups (property_id, account_id, dim, month, key, clicks, impressions, position_weighted)
+  SELECT r.property_id, r.account_id, r.dim, m.month, r.key,
+         sum(r.clicks), sum(r.impressions), sum(r.position_weighted)
+  FROM unnest($2::date[]) AS m(month)
+  JOIN gsc_weekly_rollups r
+    ON r.property_id = $1 AND r.week >= m.month AND r.week < (m.month + interval '1 month')::date
+  GROUP BY r.property_id, r.account_id, r.dim, m.month, r.key`;
+
+/**
  * Rebuilds the weekly (7-day month block) rollups of the blocks `$2` (block starts) from the
  * daily rollups. `$1` = property id.
  */
@@ -317,6 +332,23 @@ export class GscIngestionRepository {
   }
 
   /**
+   * A connection Google refused (`reauth_required`) was connected again with a new refresh
+   * token: the caller has stored the token and set the connection `active`; its properties
+   * that were waiting for it are active and due again (`pending`), their data and backfill
+   * progress kept. Returns how many properties resumed.
+   */
+  async resumeConnectionProperties(connectionId: number, now: Date): Promise<number> {
+    const rows = await this.sql.rows<{ id: number }>(
+      `UPDATE gsc_properties SET status = 'active', last_sync_status = 'pending', last_error = NULL,
+         next_sync_at = $2, updated_at = $2
+       WHERE connection_id = $1 AND status = 'reauth_required'
+       RETURNING id`,
+      [connectionId, now],
+    );
+    return rows.length;
+  }
+
+  /**
    * Stores a batch of daily facts in one transaction: upsert on the natural key (date ×
    * query × page × country × device × search appearance; within a batch the last entry of a
    * key wins) and add each row's change (new − stored) to the daily, weekly and monthly
@@ -363,7 +395,9 @@ export class GscIngestionRepository {
         if (list.length > 0) {
           await tx.run(INSERT_ROWS_SQL, [propertyId, accountId, ...factColumns(list)]);
         }
-        await this.rebuildRollups(propertyId, [day], tx);
+        // The month from its blocks' weekly rollups: the block was just rebuilt, the others
+        // are maintained (docs/gsc-sync.md, "Writing a day": 3x faster than from the days).
+        await this.rebuildRollups(propertyId, [day], tx, 'weekly');
         if (alsoInTx) await alsoInTx(tx);
         return list.length;
       }),
@@ -413,10 +447,21 @@ export class GscIngestionRepository {
   /**
    * Replaces the daily rollups of `dates`, the weekly rollups of their 7-day month blocks and
    * the monthly rollups of their months for one property from the raw facts (bulk loads, repair). Runs in `tx` when given (e.g. the
-   * transaction of a bulk load), else in its own transaction.
+   * transaction of a bulk load), else in its own transaction. `monthsFrom` 'weekly' sums the
+   * months from their weekly rollups (replaceDay) instead of the daily ones (the default,
+   * which also repairs weekly rollups of other blocks gone wrong).
    */
-  async rebuildRollups(propertyId: number, dates: string[], tx?: SqlScope): Promise<void> {
-    if (!tx) return this.sql.bulkTransaction((own) => this.rebuildRollups(propertyId, dates, own));
+  async rebuildRollups(
+    propertyId: number,
+    dates: string[],
+    tx?: SqlScope,
+    monthsFrom: 'daily' | 'weekly' = 'daily',
+  ): Promise<void> {
+    if (!tx) {
+      return this.sql.bulkTransaction((own) =>
+        this.rebuildRollups(propertyId, dates, own, monthsFrom),
+      );
+    }
     const months = monthsOf(dates);
     await tx.run(
       `DELETE FROM gsc_daily_rollups WHERE property_id = $1 AND date = ANY($2::date[])`,
@@ -433,6 +478,9 @@ export class GscIngestionRepository {
       `DELETE FROM gsc_monthly_rollups WHERE property_id = $1 AND month = ANY($2::date[])`,
       [propertyId, months],
     );
-    await tx.run(REBUILD_MONTHLY_ROLLUPS_SQL, [propertyId, months]);
+    await tx.run(
+      monthsFrom === 'weekly' ? REBUILD_MONTHLY_FROM_WEEKLY_SQL : REBUILD_MONTHLY_ROLLUPS_SQL,
+      [propertyId, months],
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@app/accounts';
+import { GscIngestionRepository } from '@app/database';
 import { GoogleModule } from '@app/providers';
 import { SessionModule } from '../session/session.module';
 import { AccountGscController } from './account-gsc.controller';
@@ -17,7 +18,13 @@ import { GscTokensAtRest } from './gsc-tokens-at-rest.service';
 @Module({
   imports: [AccountsModule, SessionModule, GoogleModule],
   controllers: [AccountGscController, GscConnectPagesController],
-  providers: [GscConnectService, GscConnectRepository, GscOAuthStates, GscTokensAtRest],
+  providers: [
+    GscConnectService,
+    GscConnectRepository,
+    GscIngestionRepository,
+    GscOAuthStates,
+    GscTokensAtRest,
+  ],
   exports: [GscConnectService],
 })
 export class GscConnectModule {}

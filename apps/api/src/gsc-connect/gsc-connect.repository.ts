@@ -56,8 +56,8 @@ export class GscConnectRepository {
 
   /**
    * Stores a connection after a consent: the account's connection of the same Google e-mail
-   * gets the new token and sites and is active again (its properties too: a reconnect), else a
-   * new one. `seal` gets the row's id (the sealed token is bound to it).
+   * gets the new token and sites and is active again (a reconnect), else a new one. `seal`
+   * gets the row's id (the sealed token is bound to it).
    */
   async saveConnection(
     accountId: number,
@@ -82,15 +82,6 @@ export class GscConnectRepository {
            status = 'active', sites = EXCLUDED.sites, google_email = EXCLUDED.google_email,
            updated_at = EXCLUDED.updated_at`,
         [id, accountId, googleEmail, seal(id), JSON.stringify(sites), now],
-      );
-      // A reconnect: the properties waiting for it sync again at once.
-      await tx.run(
-        `UPDATE gsc_properties SET status = 'active', google_email = $3, next_sync_at = $4,
-           last_sync_status = CASE WHEN last_sync_status = 'reauth_required' THEN 'pending'
-                                   ELSE last_sync_status END,
-           updated_at = $4
-         WHERE account_id = $1 AND connection_id = $2 AND status <> 'active'`,
-        [accountId, id, googleEmail, now],
       );
       return (await tx.repository(GscConnectionEntity).findOneBy({ id }))!;
     });

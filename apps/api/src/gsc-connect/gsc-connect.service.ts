@@ -8,7 +8,7 @@ import {
   SearchConsoleError,
   pkcePair,
 } from '@app/providers';
-import type { GscConnectionEntity } from '@app/database';
+import { GscIngestionRepository, type GscConnectionEntity } from '@app/database';
 import { propertyView } from '../gsc/gsc.mapper';
 import { GscConnectRepository, GscPropertyRecord, StoredSite } from './gsc-connect.repository';
 import { GscOAuthStates } from './gsc-oauth-states';
@@ -55,6 +55,7 @@ export class GscConnectService {
 
   constructor(
     private readonly repo: GscConnectRepository,
+    private readonly ingestion: GscIngestionRepository,
     private readonly states: GscOAuthStates,
     private readonly tokens: GscRefreshTokens,
     private readonly accounts: AccountsService,
@@ -112,6 +113,8 @@ export class GscConnectService {
         (id) => this.tokens.seal(id, tokens.refreshToken),
         this.clock.now(),
       );
+      // A reconnect: the properties waiting for it sync again at once.
+      await this.ingestion.resumeConnectionProperties(connection.id, this.clock.now());
       this.logger.log(
         { account_id: session.accountId, connection_id: connection.id, sites: sites.length },
         'Google Search Console connected',

@@ -4,9 +4,7 @@ import { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { GSC_SYNC_DUE_JOB, GSC_SYNC_JOB_OPTIONS, GSC_SYNC_QUEUE } from './gsc-sync.queue';
 import { GscSyncRunResult, GscSyncService } from './gsc-sync.service';
-
-/** Waits between attempts to upsert the scheduler while Redis refuses writes. */
-const SCHEDULE_RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+import { SchedulerUpsert } from '../scheduler-upsert';
 
 /**
  * Runs the Search Console sync on a BullMQ job scheduler: `sync-due` every
@@ -22,8 +20,20 @@ export class GscSyncProcessor
   implements OnApplicationBootstrap, OnModuleDestroy
 {
   private readonly logger = new Logger(GscSyncProcessor.name);
-  private stopped = false;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly scheduler = new SchedulerUpsert(
+    this.logger,
+    'Search Console sync',
+    () =>
+      this.queue
+        .upsertJobScheduler(
+          GSC_SYNC_DUE_JOB,
+          { every: this.config.gscSync.tickSeconds * 1000 },
+          { name: GSC_SYNC_DUE_JOB, data: {}, opts: GSC_SYNC_JOB_OPTIONS },
+        )
+        .then(() => undefined),
+    () =>
+      this.logger.log(`Search Console sync scheduled: every ${this.config.gscSync.tickSeconds} s`),
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -39,35 +49,14 @@ export class GscSyncProcessor
       return;
     }
     this.worker.run().catch((err: unknown) => {
-      if (!this.stopped) this.logger.error({ err }, 'Search Console sync worker stopped');
+      if (!this.scheduler.isStopped)
+        this.logger.error({ err }, 'Search Console sync worker stopped');
     });
-    this.schedule(0);
+    this.scheduler.start();
   }
 
   onModuleDestroy(): void {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
-  }
-
-  /** Upserts the scheduler; on failure tries again later (until the worker stops). */
-  private schedule(attempt: number): void {
-    const every = this.config.gscSync.tickSeconds * 1000;
-    this.queue
-      .upsertJobScheduler(
-        GSC_SYNC_DUE_JOB,
-        { every },
-        { name: GSC_SYNC_DUE_JOB, data: {}, opts: GSC_SYNC_JOB_OPTIONS },
-      )
-      .then(
-        () => this.logger.log(`Search Console sync scheduled: every ${every / 1000} s`),
-        (err: unknown) => {
-          if (this.stopped) return;
-          const wait = SCHEDULE_RETRY_MS[Math.min(attempt, SCHEDULE_RETRY_MS.length - 1)];
-          this.logger.warn({ err, retryInMs: wait }, 'Search Console sync: scheduling failed');
-          this.retryTimer = setTimeout(() => this.schedule(attempt + 1), wait);
-          this.retryTimer.unref();
-        },
-      );
+    this.scheduler.stop();
   }
 
   process(): Promise<GscSyncRunResult> {

@@ -12,9 +12,7 @@ import {
 } from './rank-collection.queue';
 import { CollectRunResult, PostRunResult, RankCollectionService } from './rank-collection.service';
 import { KeywordMetricsService, MetricsRunResult } from './keyword-metrics.service';
-
-/** Waits between attempts to upsert the schedulers while Redis refuses writes. */
-const SCHEDULE_RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+import { SchedulerUpsert } from '../scheduler-upsert';
 
 /**
  * Runs rank collection on BullMQ's job schedulers: `post-due` and `refresh-metrics` every
@@ -31,8 +29,17 @@ export class RankCollectionProcessor
   implements OnApplicationBootstrap, OnModuleDestroy
 {
   private readonly logger = new Logger(RankCollectionProcessor.name);
-  private stopped = false;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly schedulers = new SchedulerUpsert(
+    this.logger,
+    'Rank collection',
+    () => this.upsertSchedulers(),
+    () => {
+      const { checkIntervalSeconds, resultsPollSeconds } = this.config.rankCollection;
+      this.logger.log(
+        `Rank collection scheduled: post every ${checkIntervalSeconds} s, collect every ${resultsPollSeconds} s`,
+      );
+    },
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,33 +56,13 @@ export class RankCollectionProcessor
       return;
     }
     this.worker.run().catch((err: unknown) => {
-      if (!this.stopped) this.logger.error({ err }, 'Rank collection worker stopped');
+      if (!this.schedulers.isStopped) this.logger.error({ err }, 'Rank collection worker stopped');
     });
-    this.schedule(0);
+    this.schedulers.start();
   }
 
   onModuleDestroy(): void {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
-  }
-
-  /** Upserts the schedulers; on failure tries again later (until the worker stops). */
-  private schedule(attempt: number): void {
-    this.upsertSchedulers().then(
-      () => {
-        const { checkIntervalSeconds, resultsPollSeconds } = this.config.rankCollection;
-        this.logger.log(
-          `Rank collection scheduled: post every ${checkIntervalSeconds} s, collect every ${resultsPollSeconds} s`,
-        );
-      },
-      (err: unknown) => {
-        if (this.stopped) return;
-        const wait = SCHEDULE_RETRY_MS[Math.min(attempt, SCHEDULE_RETRY_MS.length - 1)];
-        this.logger.warn({ err, retryInMs: wait }, 'Rank collection: scheduling failed');
-        this.retryTimer = setTimeout(() => this.schedule(attempt + 1), wait);
-        this.retryTimer.unref();
-      },
-    );
+    this.schedulers.stop();
   }
 
   private async upsertSchedulers(): Promise<void> {
@@ -87,7 +74,7 @@ export class RankCollectionProcessor
       [RANK_METRICS_JOB]: checkIntervalSeconds * 1000,
     };
     for (const [name, ms] of Object.entries(every)) {
-      if (this.stopped) return;
+      if (this.schedulers.isStopped) return;
       await this.queue.upsertJobScheduler(name, { every: ms }, { name, data: {}, opts });
     }
   }
