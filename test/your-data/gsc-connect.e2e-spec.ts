@@ -127,7 +127,18 @@ describe('Search Console connect (/account/gsc, /account/v1/gsc)', () => {
     google.denyNext = true;
     const denied = await connect(me);
     expect(denied.cb.searchParams.get('error')).toBe('access_denied');
-    expect((await denied.callback()).status).toBe(502);
+    expect((await denied.callback()).status).toBe(400);
+    expect((await me.get('/gsc/connections')).body.data).toEqual([]);
+
+    const granted = google.grantScope;
+    google.grantScope = 'openid https://www.googleapis.com/auth/userinfo.email';
+    try {
+      const unticked = await (await connect(me)).callback();
+      expect(unticked.status).toBe(400);
+      expect(unticked.text).toContain('Search Console access was not granted');
+    } finally {
+      google.grantScope = granted;
+    }
     expect((await me.get('/gsc/connections')).body.data).toEqual([]);
 
     const anonymous = await request(t.url).get('/account/gsc/connect');

@@ -67,7 +67,7 @@ export class GscConnectPagesController {
     if (outcome.ok) {
       return redirectPage(res, `/account?gsc_connected=${outcome.connectionId}#search-console`);
     }
-    return this.message(res, outcome.reason === 'state' ? 400 : 502, {
+    return this.message(res, outcome.reason === 'google' ? 502 : 400, {
       title: 'Search Console not connected',
       message: FAILURES[outcome.reason],
     });

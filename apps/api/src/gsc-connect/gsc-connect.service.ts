@@ -5,6 +5,7 @@ import {
   GOOGLE_CLIENT,
   GoogleClient,
   GscRefreshTokens,
+  SCOPE_NOT_GRANTED,
   SearchConsoleError,
   pkcePair,
 } from '@app/providers';
@@ -123,7 +124,7 @@ export class GscConnectService {
     } catch (e) {
       if (!(e instanceof SearchConsoleError)) throw e;
       this.logger.warn({ account_id: session.accountId, kind: e.kind }, 'Google connect failed');
-      return { ok: false, reason: e.message.includes('not granted') ? 'scope' : 'google' };
+      return { ok: false, reason: e.details.reason === SCOPE_NOT_GRANTED ? 'scope' : 'google' };
     }
   }
 

@@ -22,6 +22,8 @@ export interface GoogleClientOptions {
 
 /** The scopes asked at connect: the e-mail (OIDC) and read-only Search Console. */
 export const GSC_CONNECT_SCOPE = 'openid email https://www.googleapis.com/auth/webmasters.readonly';
+/** SearchConsoleError.details.reason of a consent without GSC_READ_SCOPE. */
+export const SCOPE_NOT_GRANTED = 'scope_not_granted';
 /** The scope without which a connection is refused (a user can untick it on Google's page). */
 export const GSC_READ_SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
 
@@ -142,7 +144,9 @@ export class GoogleClient {
     });
     const scope = typeof body.scope === 'string' ? body.scope : '';
     if (!scope.split(' ').includes(GSC_READ_SCOPE)) {
-      throw new SearchConsoleError('fatal', 'Search Console access was not granted');
+      throw new SearchConsoleError('fatal', 'Search Console access was not granted', {
+        reason: SCOPE_NOT_GRANTED,
+      });
     }
     if (typeof body.refresh_token !== 'string' || body.refresh_token === '') {
       throw new SearchConsoleError('fatal', 'Google gave no refresh token');
