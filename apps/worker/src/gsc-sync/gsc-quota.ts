@@ -23,19 +23,24 @@ export class GscRequestQuota {
 
   /** Waits until both the site and the user have room in their window, then counts one request. */
   async take(siteUrl: string, googleEmail: string): Promise<void> {
+    const counters = this.countersOf(siteUrl, googleEmail);
+    for (;;) {
+      const verdict = await this.windows.attempt(counters, WINDOW_MS, true);
+      if (verdict.allowed) return;
+      await new Promise((r) => setTimeout(r, verdict.retryAfterSeconds * 1000));
+    }
+  }
+
+  /** The site's and the user's counters (Redis keys under REDIS_PREFIX) and their limits. */
+  countersOf(siteUrl: string, googleEmail: string): Array<{ key: string; limit: number }> {
     const { qpmPerSite, qpmPerUser } = this.config.gscSync;
-    const counters = [
+    return [
       { key: this.keys.of('gsc-qpm', 'site', digest(siteUrl)), limit: qpmPerSite },
       {
         key: this.keys.of('gsc-qpm', 'user', digest(googleEmail.toLowerCase())),
         limit: qpmPerUser,
       },
     ];
-    for (;;) {
-      const verdict = await this.windows.attempt(counters, WINDOW_MS, true);
-      if (verdict.allowed) return;
-      await new Promise((r) => setTimeout(r, verdict.retryAfterSeconds * 1000));
-    }
   }
 }
 

@@ -14,8 +14,8 @@ import { GscRequestQuota } from './gsc-quota';
 import { ClaimedProperty, GscSyncRepository, LostClaimError, RunEnd } from './gsc-sync.repository';
 import { PlanOptions, planRun } from './gsc-sync.plan';
 
-/** Properties one claim takes (synced side by side; one's failure never stops the others). */
-const CLAIM_BATCH = 4;
+/** Properties one worker syncs side by side (one's failure or back-off never stops the others). */
+const LANES = 4;
 /** A claim's lease, extended with every stored day. */
 const LEASE_MS = 10 * 60_000;
 /** Backfill days one claim of a property pulls before it waits its turn again. */
@@ -55,26 +55,27 @@ export class GscSyncService {
     @Optional() @Inject(SEARCH_CONSOLE_SOURCE) private readonly google?: SearchConsoleSource,
   ) {}
 
-  /** Claims and syncs due properties until none is left or the run's budget is spent. */
+  /**
+   * Claims and syncs due properties until none is left or the run's budget is spent: 4
+   * lanes side by side, each claiming one property at a time, so a slow or failing property
+   * holds up only its own lane.
+   */
   async runDue(): Promise<GscSyncRunResult> {
     const result: GscSyncRunResult = { claimed: 0, days: 0, rows: 0, failed: 0 };
     const started = Date.now();
-    while (Date.now() - started < RUN_BUDGET_MS) {
-      const now = this.clock.now();
-      const claimed = await this.repo.claimDue(
-        now,
-        new Date(now.getTime() + LEASE_MS),
-        CLAIM_BATCH,
-      );
-      if (!claimed.length) break;
-      result.claimed += claimed.length;
-      const outcomes = await Promise.all(claimed.map((p) => this.syncProperty(p)));
-      for (const o of outcomes) {
+    const lane = async () => {
+      while (Date.now() - started < RUN_BUDGET_MS) {
+        const now = this.clock.now();
+        const [p] = await this.repo.claimDue(now, new Date(now.getTime() + LEASE_MS), 1);
+        if (!p) return;
+        result.claimed++;
+        const o = await this.syncProperty(p);
         result.days += o.days;
         result.rows += o.rows;
         if (!o.ok) result.failed++;
       }
-    }
+    };
+    await Promise.all(Array.from({ length: LANES }, lane));
     metrics.gscBackfillDaysRemaining.set(await this.repo.backfillDaysRemaining());
     if (result.claimed) this.logger.log({ ...result }, 'Search Console sync: run done');
     return result;
