@@ -9,6 +9,7 @@ const CONSOLE_SCRIPTS = [
   'console-rank',
   'console-ai-visibility',
   'console-connections',
+  'console-gsc',
   'console-webhooks',
   'console-alerts',
   'console-password',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
+import { FakeGoogle } from '../fixtures/fake-google';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
 import { signIn, SignedInUser } from '../helpers/account-session';
 import { Spawned, freePort, spawnDist, waitForHttp } from '../helpers/processes';
@@ -28,6 +29,11 @@ const SECRET_KINDS = [
   'OAuth refresh token',
   'OAuth code verifier',
   'refreshed OAuth access token',
+  'Google client secret',
+  'Google authorization code',
+  'Google connect state',
+  'Google refresh token',
+  'Google access token',
 ];
 
 /**
@@ -37,6 +43,7 @@ const SECRET_KINDS = [
  */
 describe('Logs: no secret in any line (API and worker at trace level)', () => {
   const fake = new FakeDataForSeo('log-check-login', `dfs-pw-${randomBytes(12).toString('hex')}`);
+  const google = new FakeGoogle();
   const adminToken = process.env.ADMIN_TOKEN!;
   const secrets: Array<[kind: string, value: string]> = [];
   const processes: Spawned[] = [];
@@ -47,10 +54,13 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
 
   beforeAll(async () => {
     await fake.start();
+    await google.start();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    google.redirectUris.add(`${base}/account/gsc/callback`);
     const env = {
       ...fake.env(),
+      ...google.env(),
       PORT: String(port),
       PUBLIC_BASE_URL: base,
       LOG_LEVEL: 'trace',
@@ -72,6 +82,7 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
   afterAll(async () => {
     for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
     await fake.close();
+    await google.close();
   });
 
   it('uses the API key in the header and in every query spelling, rightly and wrongly', async () => {
@@ -244,6 +255,28 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
     expect(refreshed.status).toBe(200);
     expect(typeof refreshed.json.access_token).toBe('string');
     secrets.push(['refreshed OAuth access token', refreshed.json.access_token as string]);
+  });
+
+  it('connects Google Search Console, adds a site and disconnects (revoked at Google)', async () => {
+    secrets.push(['Google client secret', google.clientSecret]);
+    const { callback } = await google.consentThrough(base, user.cookie);
+    secrets.push(['Google authorization code', callback.searchParams.get('code')!]);
+    secrets.push(['Google connect state', callback.searchParams.get('state')!]);
+    const done = await request(base)
+      .get(callback.pathname + callback.search)
+      .set('Cookie', user.cookie);
+    expect(done.status).toBe(303);
+    const [refresh] = [...google.refreshTokens.keys()];
+    const [access] = [...google.accessTokens.keys()];
+    secrets.push(['Google refresh token', refresh], ['Google access token', access]);
+    const [conn] = (await user.get('/gsc/connections')).body.data;
+    const added = await user.post('/gsc/properties', {
+      connection_id: conn.connection_id,
+      site_url: 'sc-domain:example.com',
+    });
+    expect(added.status).toBe(201);
+    expect((await user.delete(`/gsc/connections/${conn.connection_id}`)).status).toBe(200);
+    expect(google.refreshTokens.get(refresh)!.revoked).toBe(true);
   });
 
   it('after shutdown, no captured output of either process contains any secret', async () => {

@@ -16,6 +16,7 @@ import { KeywordResearchModule } from './keyword-research/keyword-research.modul
 import { RankModule } from './rank/rank.module';
 import { ProviderSpendModule } from './provider-spend/provider-spend.module';
 import { GscModule } from './gsc/gsc.module';
+import { GscConnectModule } from './gsc-connect/gsc-connect.module';
 import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
 import { AccountAreaModule } from './account-area/account-area.module';
 import { PagesModule } from './pages/pages.module';
@@ -47,6 +48,7 @@ import { RedisMemoryPolicyWatch } from '@app/redis';
     RankModule,
     ProviderSpendModule,
     GscModule,
+    GscConnectModule,
     AiVisibilityModule,
     AccountAreaModule,
     WebhooksModule,

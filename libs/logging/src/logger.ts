@@ -12,6 +12,9 @@ const SECRET_NAMES = new Set([
   'access_token',
   'client_secret',
   'password',
+  // An OAuth authorization code and its state (Google's answer on /account/gsc/callback).
+  'code',
+  'state',
 ]);
 /** A parameter name after any of the separators a client or a parser might honour. */
 const PARAM_NAME = /[?&;#]([^=&;#?]*)=/g;

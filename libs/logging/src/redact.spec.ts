@@ -30,6 +30,10 @@ describe('redactUrl (api_key query values never reach logs)', () => {
     ['/api/v1/usage?api_key=a&api_key=b', '/api/v1/usage?api_key=[REDACTED]&api_key=[REDACTED]'],
     ['/api/v1/usage?token=t0k3n&domain=a.com', '/api/v1/usage?token=[REDACTED]&domain=a.com'],
     ['/api/v1/usage?%E0%A4%A=1&api_key=s', '/api/v1/usage?%E0%A4%A=1&api_key=[REDACTED]'],
+    [
+      '/account/gsc/callback?state=s7a7e&code=4/0AeanS0abc&scope=openid',
+      '/account/gsc/callback?state=[REDACTED]&code=[REDACTED]&scope=openid',
+    ],
   ])('%s', (input, expected) => {
     expect(redactUrl(input)).toBe(expected);
   });

@@ -26,6 +26,8 @@ export interface Limits {
   ai_visibility_projects: number;
   /** Prompts one AI-visibility project holds (docs/ai-visibility-management.md). */
   ai_visibility_prompts_per_project: number;
+  /** Search Console properties the account keeps synced (docs/gsc-connect.md). */
+  gsc_properties: number;
 }
 
 type LimitName = keyof Limits;
@@ -41,6 +43,7 @@ const LIMIT_NAMES: readonly LimitName[] = [
   'tracked_keywords',
   'ai_visibility_projects',
   'ai_visibility_prompts_per_project',
+  'gsc_properties',
 ];
 
 interface PlanDefinition {
@@ -72,6 +75,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       tracked_keywords: 0,
       ai_visibility_projects: 0,
       ai_visibility_prompts_per_project: 0,
+      gsc_properties: 0,
     },
     backlinksCacheTtlSeconds: 86_400,
   },
@@ -88,6 +92,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       tracked_keywords: 0,
       ai_visibility_projects: 0,
       ai_visibility_prompts_per_project: 0,
+      gsc_properties: 0,
     },
     backlinksCacheTtlSeconds: 2 * 86_400,
   },
@@ -104,6 +109,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       tracked_keywords: 500,
       ai_visibility_projects: 1,
       ai_visibility_prompts_per_project: 25,
+      gsc_properties: 5,
     },
     backlinksCacheTtlSeconds: 2 * 86_400,
   },
@@ -120,6 +126,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       tracked_keywords: 5000,
       ai_visibility_projects: 10,
       ai_visibility_prompts_per_project: 100,
+      gsc_properties: 50,
     },
     backlinksCacheTtlSeconds: 7 * 86_400,
   },

@@ -17,4 +17,8 @@ export * from './ai-engines/dataforseo-ai-engine.provider';
 export * from './ai-engines/sandbox-ai-engine.provider';
 export * from './providers.module';
 export * from './search-console/search-console.port';
+export * from './search-console/google.client';
+export * from './search-console/gsc-refresh-tokens';
+export * from './search-console/google-search-console.source';
+export * from './search-console/google.module';
 export * from './search-console/sandbox-search-console.source';

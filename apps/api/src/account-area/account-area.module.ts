@@ -5,6 +5,7 @@ import { SiteAuditModule } from '@app/site-audit';
 import { AccountSessionController } from './account-session.controller';
 import { UsageModule } from '../usage/usage.module';
 import { OAuthModule } from '../oauth/oauth.module';
+import { GscConnectModule } from '../gsc-connect/gsc-connect.module';
 import { AccountKeysController } from './account-keys.controller';
 import { AccountConnectionsController } from './account-connections.controller';
 import { AccountPagesController } from './account-pages.controller';
@@ -19,7 +20,14 @@ import { SessionModule } from '../session/session.module';
  * See docs/account-sessions.md.
  */
 @Module({
-  imports: [AccountsModule, SessionModule, UsageModule, OAuthModule, SiteAuditModule],
+  imports: [
+    AccountsModule,
+    SessionModule,
+    UsageModule,
+    OAuthModule,
+    SiteAuditModule,
+    GscConnectModule,
+  ],
   controllers: [
     AccountSessionController,
     AccountKeysController,

@@ -7,6 +7,7 @@ import { Public } from '@app/gateway';
 import { UsageHistoryService } from '@app/billing';
 import { UsageService } from '../usage/usage.service';
 import { UsageAlertsService } from '../usage/usage-alerts.service';
+import { GscConnectService } from '../gsc-connect/gsc-connect.service';
 import { CONSOLE_PAGE, CONSOLE_PATH, ConsoleQuota, consolePage } from './account-pages';
 import { SIGN_IN_PATH } from '../session/session-pages';
 import { clearSessionCookie, isSecureBase, readSessionToken } from '../session/session-cookie';
@@ -25,6 +26,7 @@ const QUOTA_NAMES: Array<[string, string]> = [
   ['tracked_keywords', 'Tracked keywords'],
   ['ai_visibility_projects', 'AI-visibility projects'],
   ['ai_visibility_prompts_per_project', 'Prompts per AI-visibility project (largest)'],
+  ['gsc_properties', 'Search Console properties'],
 ];
 
 /**
@@ -48,6 +50,7 @@ export class AccountPagesController {
     private readonly history: UsageHistoryService,
     private readonly alerts: UsageAlertsService,
     private readonly clock: Clock,
+    private readonly gsc: GscConnectService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.secure = isSecureBase(config.publicBaseUrl);
@@ -71,6 +74,7 @@ export class AccountPagesController {
     }
     const view = consoleView(usage.record, figures, {
       csrfToken: sessionCsrfToken(token),
+      googleConfigured: this.gsc.googleConfigured,
       email: session.email,
       accountName: account.name,
     });
@@ -140,7 +144,7 @@ type AccountUsage = NonNullable<Awaited<ReturnType<UsageService['ofAccount']>>>[
 function consoleView(
   record: AccountUsage,
   { keys, history, keyCalls, alerts }: ConsoleData,
-  person: Pick<ConsoleView, 'csrfToken' | 'email' | 'accountName'>,
+  person: Pick<ConsoleView, 'csrfToken' | 'googleConfigured' | 'email' | 'accountName'>,
 ): ConsoleView {
   return {
     ...person,

@@ -102,6 +102,8 @@ export interface ConsoleQuota {
 
 interface ConsoleView {
   csrfToken: string;
+  /** Whether Google Search Console can be connected (GOOGLE_CLIENT_ID), else sandbox only. */
+  googleConfigured: boolean;
   email: string;
   accountName: string;
   plan: string;
@@ -134,6 +136,7 @@ interface ConsolePage {
   title: string;
   scripts: string[];
   csrfToken: string;
+  googleConfigured: boolean;
   email: string;
   accountName: string;
   plan: string;
@@ -182,6 +185,7 @@ const CONSOLE_SCRIPTS = [
   'console-rank.js',
   'console-ai-visibility.js',
   'console-connections.js',
+  'console-gsc.js',
   'console-webhooks.js',
   'console-alerts.js',
   'console-password.js',
@@ -192,6 +196,7 @@ export function consolePage(v: ConsoleView): ConsolePage {
     title: 'Your account',
     scripts: [...CONSOLE_SCRIPTS],
     csrfToken: v.csrfToken,
+    googleConfigured: v.googleConfigured,
     email: v.email,
     accountName: v.accountName,
     plan: planTitle(v.plan),

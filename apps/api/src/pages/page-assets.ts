@@ -22,6 +22,7 @@ const FILES: Readonly<Record<string, string>> = {
   'console-rank.js': 'account-area/assets/console-rank.js',
   'console-ai-visibility.js': 'account-area/assets/console-ai-visibility.js',
   'console-connections.js': 'account-area/assets/console-connections.js',
+  'console-gsc.js': 'account-area/assets/console-gsc.js',
   'console-webhooks.js': 'account-area/assets/console-webhooks.js',
   'console-alerts.js': 'account-area/assets/console-alerts.js',
   'console-password.js': 'account-area/assets/console-password.js',

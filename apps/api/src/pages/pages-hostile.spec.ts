@@ -64,6 +64,7 @@ const MODELS: Record<string, object> = {
     connectingApp: { name: H, identityUrl: JS_URL },
   }),
   [CONSOLE_PAGE]: consolePage({
+    googleConfigured: true,
     csrfToken: H,
     email: H,
     accountName: H,

@@ -1,3 +1,4 @@
+import { GscConnectRepository } from '../gsc-connect/gsc-connect.repository';
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@app/accounts';
 import { BillingModule } from '@app/billing';
@@ -32,7 +33,13 @@ import { UsageAlertsService } from './usage-alerts.service';
     AiVisibilityModule,
   ],
   controllers: [UsageController, AccountUsageController, AdminUsageController],
-  providers: [UsageService, UsageAlertsRepository, UsageAlertThresholds, UsageAlertsService],
+  providers: [
+    UsageService,
+    UsageAlertsRepository,
+    UsageAlertThresholds,
+    UsageAlertsService,
+    GscConnectRepository,
+  ],
   exports: [UsageService, UsageAlertsService, BillingModule],
 })
 export class UsageModule {}

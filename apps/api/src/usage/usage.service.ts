@@ -3,6 +3,7 @@ import { Clock, monthAfter } from '@app/core';
 import { AccountsService } from '@app/accounts';
 import { CallMeterService, FeatureQuotaService, PageBudgetService } from '@app/billing';
 import type { AccountEntity } from '@app/database';
+import { GscConnectRepository } from '../gsc-connect/gsc-connect.repository';
 import type { Limits, PlanName } from '@app/plans';
 import type { UsageRecord } from './usage.schema';
 import { RankRepository } from '../rank/rank.repository';
@@ -41,6 +42,7 @@ export interface AccountUsageRecord extends UsageRecord {
     tracked_keywords: QuotaFigure;
     ai_visibility_projects: QuotaFigure;
     ai_visibility_prompts_per_project: QuotaFigure;
+    gsc_properties: QuotaFigure;
   };
 }
 
@@ -59,6 +61,7 @@ export class UsageService {
     private readonly pageBudget: PageBudgetService,
     private readonly rank: RankRepository,
     private readonly aiProjects: AiProjectsRepository,
+    private readonly gsc: GscConnectRepository,
   ) {}
 
   /**
@@ -66,28 +69,29 @@ export class UsageService {
    * this month (billing's meter and quotas, in PostgreSQL's month), credits (the account),
    * the rolling page budget (billing's page budget of site-audit crawls), the keywords
    * tracked now (all rank projects), the AI-visibility projects now and the most prompts one
-   * of them holds.
+   * of them holds, and the Search Console properties kept (docs/gsc-connect.md).
    */
   async usedBy(
     account: AccountEntity,
-  ): Promise<AccountUsage & { site_audit_rolling_page_budget: number }> {
+  ): Promise<AccountUsage & { site_audit_rolling_page_budget: number; gsc_properties: number }> {
     const { used } = await this.usedWithMonth(account);
     return used;
   }
 
   /** `usedBy` and the month its counts are of (PostgreSQL's, YYYY-MM-DD). */
   private async usedWithMonth(account: AccountEntity): Promise<{
-    used: AccountUsage & { site_audit_rolling_page_budget: number };
+    used: AccountUsage & { site_audit_rolling_page_budget: number; gsc_properties: number };
     periodStart: string;
   }> {
     const at = this.clock.statementTime();
-    const [calls, features, pages, tracked, aiProjects, aiPrompts] = await Promise.all([
+    const [calls, features, pages, tracked, aiProjects, aiPrompts, gsc] = await Promise.all([
       this.meter.used(account.id, at),
       this.quotas.usedThisMonth(account.id, at),
       this.pageBudget.used(account.id, at),
       this.rank.trackedKeywordsUsed(account.id),
       this.aiProjects.projectsUsed(account.id),
       this.aiProjects.largestPromptCount(account.id),
+      this.gsc.propertyCount(account.id),
     ]);
     return {
       used: {
@@ -100,6 +104,7 @@ export class UsageService {
         ai_visibility_prompts_per_project: aiPrompts,
         credits: account.credits,
         site_audit_rolling_page_budget: pages,
+        gsc_properties: gsc,
       },
       periodStart: calls.periodStart,
     };
@@ -163,6 +168,7 @@ export class UsageService {
           tracked_keywords: quota('tracked_keywords'),
           ai_visibility_projects: quota('ai_visibility_projects'),
           ai_visibility_prompts_per_project: quota('ai_visibility_prompts_per_project'),
+          gsc_properties: quota('gsc_properties'),
         },
       },
       periodStart,

@@ -36,6 +36,35 @@ describe('loadConfig parts', () => {
     expect(() => loadConfig({ DATAFORSEO_BACKOFF_MS: '60001' })).toThrow(/DATAFORSEO_BACKOFF_MS/);
   });
 
+  it('google: Google’s documented endpoints by default, no client without an id, a secret with one', () => {
+    const c = loadConfig({});
+    expect(c.google).toEqual({
+      clientId: undefined,
+      clientSecret: undefined,
+      authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      revokeUrl: 'https://oauth2.googleapis.com/revoke',
+      userinfoUrl: 'https://openidconnect.googleapis.com/v1/userinfo',
+      searchConsoleUrl: 'https://www.googleapis.com/webmasters/v3',
+      timeoutMs: 30_000,
+    });
+    const set = loadConfig({
+      GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      GOOGLE_SEARCH_CONSOLE_URL: 'http://127.0.0.1:9/webmasters/v3/',
+    });
+    expect([set.google.clientId, set.google.searchConsoleUrl]).toEqual([
+      'id.apps.googleusercontent.com',
+      'http://127.0.0.1:9/webmasters/v3',
+    ]);
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow(
+      'GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT_ID needs GOOGLE_CLIENT_SECRET',
+    );
+    expect(() => loadConfig({ GOOGLE_OAUTH_TOKEN_URL: 'ftp://x' })).toThrow(
+      /GOOGLE_OAUTH_TOKEN_URL/,
+    );
+  });
+
   it('operations: production, log format, metrics token and port, dashboard mode', () => {
     const c = loadConfig({});
     expect(c.production).toBe(false);

@@ -6,6 +6,7 @@ import {
   databaseConfig,
   databaseEnv,
 } from './parts/database.config';
+import { GoogleConfig, checkGoogle, googleConfig, googleEnv } from './parts/google.config';
 import { GscSyncConfig, gscSyncConfig, gscSyncEnv } from './parts/gsc-sync.config';
 import {
   AiVisibilityScansConfig,
@@ -56,6 +57,7 @@ const schema = z
     ...siteAuditEnv.shape,
     ...yourDataEnv.shape,
     ...rankCollectionEnv.shape,
+    ...googleEnv.shape,
     ...gscSyncEnv.shape,
     ...aiVisibilityScansEnv.shape,
     ...webhooksEnv.shape,
@@ -67,6 +69,7 @@ const schema = z
     checkHttp(env, ctx);
     checkSiteAudit(env, ctx);
     checkProvider(env, ctx);
+    checkGoogle(env, ctx);
   });
 
 export interface AppConfig
@@ -80,6 +83,7 @@ export interface AppConfig
     SiteAuditConfig,
     YourDataConfig,
     RankCollectionConfig,
+    GoogleConfig,
     GscSyncConfig,
     AiVisibilityScansConfig,
     WebhooksConfig,
@@ -113,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...siteAuditConfig(e),
     ...yourDataConfig(e),
     ...rankCollectionConfig(e),
+    ...googleConfig(e),
     ...gscSyncConfig(e),
     ...aiVisibilityScansConfig(e),
     ...webhooksConfig(e),

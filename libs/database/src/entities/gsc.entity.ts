@@ -46,6 +46,9 @@ export class GscConnectionEntity {
   @Column({ name: 'google_email', type: 'text' }) googleEmail: string;
   @Column({ name: 'refresh_token_enc', type: 'text' }) refreshTokenEnc: string;
   @Column({ type: 'text', default: 'active' }) status: GscConnectionStatus;
+  /** What sites.list answered at (re)connect (migration 1765450000000, docs/gsc-connect.md). */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  sites: Array<{ site_url: string; permission_level: string }>;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

@@ -17,6 +17,7 @@ import { IdempotencyKeys1765230000000 } from './1765230000000-idempotency-keys';
 import { RankCollection1765300000000 } from './1765300000000-rank-collection';
 import { RankProjectMatch1765350000000 } from './1765350000000-rank-project-match';
 import { GscSync1765400000000 } from './1765400000000-gsc-sync';
+import { GscConnectionSites1765450000000 } from './1765450000000-gsc-connection-sites';
 import { AiVisibilityScans1765600000000 } from './1765600000000-ai-visibility-scans';
 
 /** Every migration, in order. Add new migrations at the end. */
@@ -40,5 +41,6 @@ export const MIGRATIONS = [
   RankCollection1765300000000,
   RankProjectMatch1765350000000,
   GscSync1765400000000,
+  GscConnectionSites1765450000000,
   AiVisibilityScans1765600000000,
 ];

@@ -71,6 +71,8 @@ export class OverridesDto {
   ai_visibility_projects?: number | null;
   @Override()
   ai_visibility_prompts_per_project?: number | null;
+  @Override()
+  gsc_properties?: number | null;
 }
 
 export class CreateAccountDto {
