@@ -90,6 +90,7 @@ describe('Admin API: accounts, keys, credits (docs/api.md, "Admin API")', () => 
         tracked_keywords: 500,
         ai_visibility_projects: 1,
         ai_visibility_prompts_per_project: 25,
+        gsc_properties: 5,
       });
       expect(res.body.data.usage).toMatchObject({
         api_calls_per_month: 1,
@@ -98,6 +99,7 @@ describe('Admin API: accounts, keys, credits (docs/api.md, "Admin API")', () => 
         site_audit_crawls_per_month: 0,
         ai_visibility_projects: 0,
         ai_visibility_prompts_per_project: 0,
+        gsc_properties: 0,
         credits: 0,
       });
     });
