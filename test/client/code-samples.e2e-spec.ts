@@ -68,6 +68,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
   // What the delete samples remove: one project and one keyword for each language's run.
   const spareProjects: number[] = [];
   const spareKeywords: number[] = [];
+  const spareAiProjects: number[] = [];
 
   beforeAll(async () => {
     build = buildClient();
@@ -77,7 +78,9 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
     t = await createTestApp({ env: { AUDIT_ALLOW_PRIVATE_NETWORKS: 'true' } });
     const admin = new AdminClient(t.url);
     const yd = new YourDataAdmin(admin);
-    acc = await admin.account('pro', POLLING_OVERRIDES);
+    // Each language's createAiVisibilityProject sample creates the same project (removed after
+    // it, see sampleRan); the plan's one project is taken by the admin-made one below.
+    acc = await admin.account('pro', { ...POLLING_OVERRIDES, ai_visibility_projects: 10 });
     await admin.credits(acc.id, 10);
     const project = await yd.rankProject(acc.id, 'example.com', 'Example');
     ids.keyword = await yd.keyword(project, 'running shoes');
@@ -87,7 +90,9 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
       spareKeywords.push(await yd.keyword(project, `spare keyword ${i}`));
     }
     ids.property = await yd.gscProperty(acc.id);
-    ids.aiProject = await yd.aiProject(acc.id);
+    ids.aiProject = await yd.aiProject(acc.id, 'ai-sample.example.com');
+    for (let i = 0; i < 3; i++)
+      spareAiProjects.push(await yd.aiProject(acc.id, `ai-spare-${i}.example.com`));
     await yd.scan(ids.aiProject, scanBody('2026-01-05'));
     const audit = await request(t.url)
       .post('/api/v1/site-audit')
@@ -104,6 +109,15 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
   });
 
   /** The sample as run here: this instance, this account's ids. */
+  /** After a sample ran: the project a create sample made goes, so the next language's can. */
+  async function sampleRan(operationId: string): Promise<void> {
+    if (operationId !== 'createAiVisibilityProject') return;
+    await t.db.query(
+      `DELETE FROM ai_visibility_projects WHERE account_id = $1 AND domain = 'example.com'`,
+      [acc.id],
+    );
+  }
+
   function filled(source: string): string {
     let out = source.split(t.config.publicBaseUrl).join(t.url);
     for (const [name, example, real] of [
@@ -121,6 +135,12 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
       [['/rank/keywords/123', 'RankKeyword(123'], () => ids.keyword],
       [['/rank/projects/90', 'RankProject(90'], () => spareProjects.shift()!],
       [['/rank/keywords/124', 'RankKeyword(124'], () => spareKeywords.shift()!],
+      // AI visibility: project 67 is the account's, project 68 is deleted (a spare per run).
+      [
+        ['/ai-visibility/projects/67', 'aiVisibilitySettings(67', 'AiVisibilityProject(67'],
+        () => ids.aiProject,
+      ],
+      [['/ai-visibility/projects/68', 'AiVisibilityProject(68'], () => spareAiProjects.shift()!],
     ];
     for (const [forms, real] of rank) {
       if (!forms.some((f) => out.includes(f))) continue;
@@ -150,6 +170,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
     for (const e of publicOperations()) {
       const sample = samplesOf(e.method, e.path).find((s) => s.lang === 'Shell')!;
       const out = await run('bash', ['-c', filled(sample.source)], env());
+      await sampleRan(e.operationId);
       expect({ op: e.operationId, exit: out.status, stderr: out.stderr }).toEqual({
         op: e.operationId,
         exit: 0,
@@ -167,6 +188,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
       const sample = samplesOf(e.method, e.path).find((s) => s.lang === 'Python')!;
       expect(sample.source).not.toMatch(/^\s*(import|from)\s+(requests|httpx)/m);
       const out = await run('python3', ['-c', filled(sample.source)], env());
+      await sampleRan(e.operationId);
       expect({ op: e.operationId, exit: out.status, stderr: out.stderr }).toEqual({
         op: e.operationId,
         exit: 0,
@@ -222,6 +244,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
       const file = join(work, `${name}.mjs`);
       writeFileSync(file, js);
       const out = await run(process.execPath, [file], env());
+      await sampleRan(name);
       expect({ name, exit: out.status, stderr: out.stderr }).toEqual({
         name,
         exit: 0,
