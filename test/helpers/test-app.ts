@@ -53,7 +53,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   );
   configureApp(app);
   installClientErrorHandler(app.getHttpServer());
-  await app.listen(0, '127.0.0.1');
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (err) {
+    // A start-up refusal (e.g. secrets under an unknown key) must not leave the connections
+    // its providers opened, or jest never exits.
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   return {
