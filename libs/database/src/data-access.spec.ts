@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * The data-access rule (README "Data access"): only classes named `*Repository` run SQL,
+ * The data-access rule (docs/architecture.md, "Data access"): only classes named `*Repository` run SQL,
  * and only through `Sql`. Everything outside libs/database is scanned.
  */
 const ROOT = join(__dirname, '../../..');

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
-  it('applies the documented defaults (README, "Configuration")', () => {
+  it('applies the documented defaults (docs/configuration.md)', () => {
     const c = loadConfig({});
     expect(c.port).toBe(3000);
     expect(c.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/seo_api');

@@ -41,7 +41,7 @@ import { YourDataConfig, yourDataConfig, yourDataEnv } from './parts/your-data.c
 export { DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS } from './parts/webhooks.config';
 
 /**
- * The service's typed, validated environment (docs/configuration in README), assembled from
+ * The service's typed, validated environment (docs/configuration.md), assembled from
  * one part per concern (./parts: each declares its variables, their defaults and messages,
  * its slice of AppConfig and its cross-variable checks).
  * `loadConfig` throws a ConfigError naming every invalid variable; start-up stops there.
