@@ -147,6 +147,82 @@ describe('Admin API: accounts, keys, credits (docs/api.md, "Admin API")', () => 
     );
   });
 
+  describe('account list (GET /admin/v1/accounts)', () => {
+    const tag = `list${Date.now().toString(36)}`;
+    let ids: number[] = [];
+
+    beforeAll(async () => {
+      ids = [];
+      for (const [name, plan] of [
+        [`${tag} Alpha Agency`, 'agency'],
+        [`${tag} Beta 100%_off`, 'pro'],
+        [`${tag} Gamma`, 'pro'],
+      ] as const) {
+        const res = await admin.post('/accounts', { name, plan });
+        ids.push(res.body.data.id);
+      }
+      const user = await admin.post(`/accounts/${ids[2]}/users`, {
+        email: `Owner.${tag}@Example.org`,
+        password: 'correct horse battery staple',
+      });
+      expect(user.status).toBe(201);
+    });
+
+    it('newest first with e-mails, meta.total/limit/offset, paging without overlap', async () => {
+      const first = await admin.get(`/accounts?search=${tag}&limit=2`);
+      expect(first.status).toBe(200);
+      expect(first.body.meta).toMatchObject({ total: 3, limit: 2, offset: 0 });
+      expect(first.body.data.count).toBe(2);
+      expect(first.body.data.accounts.map((a: { id: number }) => a.id)).toEqual([ids[2], ids[1]]);
+      expect(first.body.data.accounts[0]).toEqual({
+        id: ids[2],
+        name: `${tag} Gamma`,
+        plan: 'pro',
+        credits: 0,
+        created_at: expect.stringMatching(RECORD_TS),
+        emails: [`Owner.${tag}@Example.org`],
+      });
+      const second = await admin.get(`/accounts?search=${tag}&limit=2&offset=2`);
+      expect(second.body.data.accounts.map((a: { id: number }) => a.id)).toEqual([ids[0]]);
+      expect(second.body.meta.total).toBe(3);
+      const past = await admin.get(`/accounts?search=${tag}&offset=50`);
+      expect(past.body.data).toEqual({ accounts: [], count: 0 });
+      expect(past.body.meta.total).toBe(3);
+    });
+
+    it('searches the name and the e-mail case-insensitively, % and _ taken literally, by plan', async () => {
+      const ofSearch = async (q: string) =>
+        (await admin.get(`/accounts?${q}`)).body.data.accounts.map((a: { id: number }) => a.id);
+      expect(await ofSearch(`search=${tag.toUpperCase()}%20alpha`)).toEqual([ids[0]]);
+      expect(await ofSearch(`search=OWNER.${tag}`)).toEqual([ids[2]]);
+      expect(await ofSearch(`search=${encodeURIComponent('100%_off')}`)).toEqual([ids[1]]);
+      expect(await ofSearch(`search=${encodeURIComponent(`${tag} %`)}`)).toEqual([]);
+      expect(await ofSearch(`search=${encodeURIComponent(`${tag} B_ta`)}`)).toEqual([]);
+      expect(await ofSearch(`search=${tag}&plan=agency`)).toEqual([ids[0]]);
+      expect(await ofSearch(`search=${encodeURIComponent("' OR 1=1 --")}`)).toEqual([]);
+    });
+
+    it.each([
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'offset=-1',
+      'offset=1.5',
+      'plan=gold',
+      `search=${'x'.repeat(201)}`,
+      'search=',
+    ])('422 for %s', async (q) => {
+      const res = await admin.get(`/accounts?${q}`);
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    });
+
+    it('401 without the admin token', async () => {
+      const res = await request(t.url).get('/admin/v1/accounts');
+      expect(res.status).toBe(401);
+    });
+  });
+
   describe('API keys', () => {
     it('shows the secret once; lists keys without secrets; revocation is recorded', async () => {
       const acc = await admin.account('pro');

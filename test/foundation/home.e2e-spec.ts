@@ -34,6 +34,23 @@ describe('home page and favicon', () => {
     expect(icon.headers['cache-control']).toContain('immutable');
   });
 
+  it('/robots.txt keeps crawlers out of the account area, OAuth, admin, reports and the API', async () => {
+    const res = await t.http().get('/robots.txt');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const rules = res.text.split('\n').filter((l) => /^(Disallow|Allow): /.test(l));
+    for (const path of ['/account', '/admin', '/oauth', '/reports', '/api', '/mcp', '/token'])
+      expect(rules).toContain(`Disallow: ${path}`);
+    expect(res.text).toMatch(/^User-agent: \*$/m);
+    // The landing page and the reference stay crawlable.
+    expect(rules).toEqual(expect.arrayContaining(['Allow: /$', 'Allow: /docs']));
+    // Paths the pages use exist under the disallowed prefixes (a renamed route would slip out).
+    for (const path of ['/account/sign-in', '/oauth/authorize'])
+      expect(rules.some((r) => r.startsWith('Disallow: ') && path.startsWith(r.slice(10)))).toBe(
+        true,
+      );
+  });
+
   it('other unknown paths are still the JSON 404 of the API', async () => {
     const res = await t.http().get('/nope');
     expect(res.status).toBe(404);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountEntity } from '@app/database';
 import { Limits, PlanName, hasApiAccess, resolveLimits } from '@app/plans';
-import { AccountsRepository } from './accounts.repository';
+import { AccountListRow, AccountsRepository } from './accounts.repository';
 import { KeyCacheInvalidation } from './key-cache-invalidation';
 
 /**
@@ -25,6 +25,21 @@ export class AccountsService {
 
   findByName(name: string): Promise<AccountEntity | null> {
     return this.accounts.findByName(name);
+  }
+
+  /** Operators' list: newest first, by a piece of the name or of a person's e-mail. */
+  search(query: {
+    search?: string;
+    plan?: PlanName;
+    limit: number;
+    offset: number;
+  }): Promise<{ accounts: AccountListRow[]; total: number }> {
+    return this.accounts.search(
+      query.search ?? null,
+      query.plan ?? null,
+      query.limit,
+      query.offset,
+    );
   }
 
   /**

@@ -4,6 +4,7 @@ export * from './api-key-cache';
 export * from './api-key.mapper';
 export * from './key-cache-invalidation';
 export * from './accounts.service';
+export type { AccountListRow } from './accounts.repository';
 export * from './accounts.module';
 export * from './password-hasher';
 export * from './users.service';

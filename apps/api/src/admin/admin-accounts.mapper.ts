@@ -1,6 +1,7 @@
 import { recordTimestamp } from '@app/core';
 import type { Limits } from '@app/plans';
 import type { AccountEntity } from '@app/database';
+import type { AccountListRow } from '@app/accounts';
 import type { AccountUsage } from '../usage/usage.service';
 
 /**
@@ -16,6 +17,18 @@ export function accountView(a: AccountEntity, detail?: { limits: Limits; usage?:
     created_at: recordTimestamp(a.createdAt),
   };
   return detail ? { ...view, overrides: a.overrides, ...detail } : view;
+}
+
+/** An account in the operators' list: the record and its people's e-mail addresses. */
+export function accountListView(a: AccountListRow) {
+  return {
+    id: a.id,
+    name: a.name,
+    plan: a.plan,
+    credits: a.credits,
+    created_at: recordTimestamp(a.createdAt),
+    emails: a.emails,
+  };
 }
 
 /** Keys are shown the same way by the admin API and the account area. */

@@ -12,7 +12,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { PLAN_NAMES, PlanName } from '@app/plans';
-import { OneOf, Required, Rules, Text } from '@app/gateway';
+import { OneOf, PG_INT_MAX, QueryInt, Required, Rules, Text } from '@app/gateway';
 
 const MAX_LIMIT = 1_000_000_000;
 
@@ -113,4 +113,28 @@ export class CreditsDto {
 
   @Text(200)
   reason: string;
+}
+
+/** GET /admin/v1/accounts: one page of accounts, newest first, optionally searched. */
+export class AccountListQueryDto {
+  @Text(200, {
+    optional: true,
+    api: {
+      description:
+        "A piece of the account name or of one of its people's e-mail addresses (case-insensitive)",
+    },
+  })
+  search?: string;
+
+  @OneOf(PLAN_NAMES, { optional: true, api: { description: 'Only accounts on this plan' } })
+  plan?: PlanName;
+
+  @QueryInt(1, 100, { optional: true, api: { default: 20, description: 'Accounts per page' } })
+  limit: number = 20;
+
+  @QueryInt(0, PG_INT_MAX, {
+    optional: true,
+    api: { default: 0, description: 'Accounts to skip (newest first)' },
+  })
+  offset: number = 0;
 }
