@@ -168,7 +168,8 @@ describe('Site audits: POST /site-audit, GET /jobs/{job_id}, worker, report page
       const csv = await request(t.url).get(`${reportPath}/pages.csv`);
       expect(csv.status).toBe(200);
       expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-      const lines = csv.text.trim().split('\r\n');
+      expect(csv.text.startsWith('\uFEFF')).toBe(true);
+      const lines = csv.text.slice(1).trim().split('\r\n');
       expect(lines[0].startsWith('url,final_url,status,')).toBe(true);
       expect(lines.length).toBeGreaterThanOrEqual(pages.length + 1);
       for (const bad of ['pages.xml', 'pages.']) {

@@ -11,5 +11,5 @@ export { runAudit } from './crawler';
 export { RULES, TITLE_MAX_CHARS, THIN_CONTENT_WORDS } from './audit-rules';
 export type { RuleId } from './audit-rules';
 export { DEFAULTS as AUDIT_DEFAULTS } from './crawl-config';
-export { AI_CRAWLERS, PAGE_PENALTY, SITE_PENALTY } from './scoring';
+export { AI_CRAWLERS, PAGE_PENALTY, SITE_PENALTY, geoChecks } from './scoring';
 export { loadHtmlparser2 } from './html-extract';

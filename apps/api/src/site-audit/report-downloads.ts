@@ -79,12 +79,21 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The page list as CSV: a header row, then one row per page (issues as `rule` ids, `;`-separated). */
+/** A page's issues in one cell: one line per issue, `rule: detail` (which link, which resource). */
+function issuesCell(issues: ReportPageRow['issues']): string {
+  return issues.map((i) => (i.detail ? `${i.rule}: ${i.detail}` : i.rule)).join('\n');
+}
+
+/** The UTF-8 byte-order mark: without it Excel reads the file as ANSI and garbles non-ASCII titles. */
+const UTF8_BOM = '\uFEFF';
+
+/**
+ * The page list as CSV (UTF-8 with a byte-order mark, CRLF rows): a header row, then one row
+ * per page; the issues cell holds one line per issue with its detail.
+ */
 export function reportPagesCsv(report: AuditReport): string {
   const rows = reportPagesJson(report).pages.map((p) =>
-    CSV_COLUMNS.map((c) =>
-      csvCell(c === 'issues' ? p.issues.map((i) => i.rule).join('; ') : p[c]),
-    ).join(','),
+    CSV_COLUMNS.map((c) => csvCell(c === 'issues' ? issuesCell(p.issues) : p[c])).join(','),
   );
-  return [CSV_COLUMNS.join(','), ...rows].join('\r\n') + '\r\n';
+  return UTF8_BOM + [CSV_COLUMNS.join(','), ...rows].join('\r\n') + '\r\n';
 }

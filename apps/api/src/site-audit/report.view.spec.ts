@@ -4,6 +4,8 @@ import { PageAssets } from '../pages/page-assets';
 import { PageViews } from '../pages/page-views';
 import { auditReport } from './report.fixture';
 import { REPORT_PAGE, reportPage } from './report.view';
+import { geoChecks } from '@app/crawler';
+import { geoCheckFix, geoCheckTitle } from './rule-advice';
 
 const hostile = '<script>alert("x")</script>';
 
@@ -111,5 +113,33 @@ describe('audit report page', () => {
     expect(html).toContain('Indexable: <span class="bad">no (HTTP 404)</span>');
     expect(html).toContain('href="/reports/audits/aud_AAAAAAAAAAAAAAAAAAAAAA/pages.csv"');
     expect(html).toContain('href="/reports/audits/aud_AAAAAAAAAAAAAAAAAAAAAA/pages.json"');
+  });
+
+  it('names every GEO check in words with a fix hint, shown when it failed', () => {
+    const checks = geoChecks({
+      startUrl: 'https://example.test/',
+      robots: null,
+      llmsTxt: { present: false, detail: 'no /llms.txt' },
+      records: [],
+    });
+    expect(checks.length).toBeGreaterThanOrEqual(8);
+    for (const { check } of checks) {
+      expect(geoCheckTitle(check)).not.toContain('_');
+      expect(geoCheckFix(check)).toEqual(expect.any(String));
+    }
+    const html = renderAuditReport(
+      auditReport({
+        geoChecks: [
+          { check: 'question_headings_or_faq', passed: false, weight: 10, detail: '0/3 pages' },
+          { check: 'llms_txt', passed: true, weight: 10, detail: 'found' },
+        ],
+      }),
+    );
+    expect(html).toContain('<strong>Questions and FAQ</strong>');
+    expect(html).toContain(geoCheckFix('question_headings_or_faq')!);
+    expect(html).not.toContain(geoCheckFix('llms_txt')!);
+    expect(html).not.toContain('question_headings_or_faq');
+    // An id the page does not know yet is still shown in words.
+    expect(geoCheckTitle('new_check_id')).toBe('New check id');
   });
 });

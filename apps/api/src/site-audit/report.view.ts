@@ -2,7 +2,7 @@ import { recordTimestamp } from '@app/core';
 import type { AuditPageEntity } from '@app/database';
 import type { AuditReport } from '@app/site-audit';
 import { LinkView, httpLink } from '../pages/links';
-import { ruleFix, ruleTitle } from './rule-advice';
+import { geoCheckFix, geoCheckTitle, ruleFix, ruleTitle } from './rule-advice';
 
 /**
  * The view model of an audit report (views/report.hbs). Every value from a crawled site (URLs,
@@ -43,7 +43,14 @@ interface ReportPage {
   }>;
   /** The page list as files: JSON and CSV. */
   downloads: { json: string; csv: string };
-  geoChecks: Array<{ check: string; passed: boolean; weight: number; detail: string }>;
+  geoChecks: Array<{
+    check: string;
+    title: string;
+    fix: string | null;
+    passed: boolean;
+    weight: number;
+    detail: string;
+  }>;
   pages: Array<{
     link: LinkView;
     redirectedTo: LinkView | null;
@@ -100,6 +107,8 @@ export function reportPage({ audit: a, pages }: AuditReport): ReportPage {
     },
     geoChecks: (a.geoChecks ?? []).map((c) => ({
       check: c.check,
+      title: geoCheckTitle(c.check),
+      fix: c.passed ? null : geoCheckFix(c.check),
       passed: c.passed,
       weight: c.weight,
       detail: c.detail ?? '',

@@ -45,3 +45,52 @@ export function ruleTitle(rule: string): string {
 export function ruleFix(rule: string): string | null {
   return (RULE_FIXES as Record<string, string>)[rule] ?? null;
 }
+
+/** The GEO checks' readable names and what to do when one fails (ids as in geo_checks). */
+const GEO_CHECK_ADVICE: Readonly<Record<string, { title: string; fix: string }>> = {
+  ai_crawlers_allowed: {
+    title: 'AI crawlers allowed',
+    fix: 'Allow GPTBot, ClaudeBot, PerplexityBot and Google-Extended in robots.txt if answer engines should read the site.',
+  },
+  llms_txt: {
+    title: 'llms.txt present',
+    fix: 'Publish /llms.txt: a short Markdown summary of the site with links to its key pages.',
+  },
+  structured_data: {
+    title: 'Structured data',
+    fix: 'Describe pages with JSON-LD (Organization, Product, Article, FAQPage) so machines read their facts.',
+  },
+  heading_structure: {
+    title: 'Heading structure',
+    fix: 'Give each page one <h1> and nest sections in order (h2, then h3) without skipping levels.',
+  },
+  question_headings_or_faq: {
+    title: 'Questions and FAQ',
+    fix: 'Phrase some headings as the questions people ask, or add an FAQ section with FAQPage markup.',
+  },
+  author_and_date: {
+    title: 'Author and date',
+    fix: 'Show who wrote each article and when (and mark it up: author, datePublished, dateModified).',
+  },
+  meta_descriptions: {
+    title: 'Meta descriptions',
+    fix: 'Add a meta description of about 150 characters that sums up each page.',
+  },
+  content_depth: {
+    title: 'Content depth',
+    fix: 'Expand thin pages with substantive, original content that fully answers their topic.',
+  },
+};
+
+/** A GEO check's readable name; an unknown id is made readable from its words. */
+export function geoCheckTitle(check: string): string {
+  const known = GEO_CHECK_ADVICE[check]?.title;
+  if (known) return known;
+  const words = check.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A GEO check's fix hint, or null for an unknown id. */
+export function geoCheckFix(check: string): string | null {
+  return GEO_CHECK_ADVICE[check]?.fix ?? null;
+}
