@@ -34,6 +34,36 @@ export const baseMeta = {
   }),
 };
 
+/** meta.warnings of a success answer (libs/gateway/src/input-warnings.ts): absent when none. */
+export const warningsMeta = z
+  .array(
+    z.object({
+      code: z.enum(['unknown_parameter', 'unknown_field', 'value_replaced']).meta({
+        description:
+          'unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default',
+      }),
+      field: z.string().meta({ description: 'The query parameter or body field, as sent' }),
+      message: z.string().meta({ description: 'For people; may change' }),
+      applied: z
+        .union([z.string(), z.number()])
+        .optional()
+        .meta({ description: 'value_replaced: the value used instead' }),
+    }),
+  )
+  .optional()
+  .meta({
+    description:
+      'What the request sent that was not used as sent (the call succeeded and counted): unknown ' +
+      'query parameters and body fields, values that fell back to a default. Absent when none.',
+    example: [
+      {
+        code: 'unknown_parameter',
+        field: 'limt',
+        message: 'Unknown query parameter "limt" was ignored. Did you mean "limit"?',
+      },
+    ],
+  });
+
 /** `{success: true, data, meta}` named `id`: an operation's whole success answer. */
 export function successEnvelope<D extends z.ZodType, M extends z.ZodRawShape>(
   id: string,
@@ -46,7 +76,7 @@ export function successEnvelope<D extends z.ZodType, M extends z.ZodRawShape>(
     z.object({
       success: z.literal(true),
       data,
-      meta: z.object({ ...baseMeta, ...meta }),
+      meta: z.object({ ...baseMeta, ...meta, warnings: warningsMeta }),
     }),
     description,
   );

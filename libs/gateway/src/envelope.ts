@@ -16,6 +16,7 @@ import {
   serializeJson,
 } from '@app/core';
 import { ApiRequest } from './request-context';
+import { ApiWarning, warningsOf } from './input-warnings';
 
 function baseMeta(requestId: string | undefined, now: Date): EnvelopeMeta {
   return { timestamp: isoTimestamp(now), request_id: requestId };
@@ -30,15 +31,41 @@ export function toEnvelope(
   result: unknown,
   requestId: string | undefined,
   now: Date,
+  warnings?: ApiWarning[],
 ): SuccessEnvelope | TopLevelEnvelope | string | Buffer | StreamableFile {
   if (typeof result === 'string' || Buffer.isBuffer(result) || result instanceof StreamableFile)
     return result;
   const meta = baseMeta(requestId, now);
   if (result instanceof TopLevelBody)
-    return { success: true, ...result.body, meta: { ...meta, ...result.meta } };
+    return {
+      success: true,
+      ...result.body,
+      meta: withWarnings({ ...meta, ...result.meta }, warnings),
+    };
   if (result instanceof WithMeta)
-    return { success: true, data: result.data, meta: { ...meta, ...result.meta } };
-  return { success: true, data: result ?? {}, meta };
+    return {
+      success: true,
+      data: result.data,
+      meta: withWarnings({ ...meta, ...result.meta }, warnings),
+    };
+  return { success: true, data: result ?? {}, meta: withWarnings(meta, warnings) };
+}
+
+/**
+ * meta with `warnings` last: the request's (unknown parameters and fields) before the
+ * handler's own (values that fell back); absent when there are none.
+ */
+function withWarnings(meta: EnvelopeMeta, fromRequest: ApiWarning[] | undefined): EnvelopeMeta {
+  const own = meta.warnings as ApiWarning[] | undefined;
+  if (!fromRequest?.length) return own?.length ? meta : dropWarnings(meta);
+  const { warnings: _own, ...rest } = meta;
+  return { ...rest, warnings: own?.length ? [...fromRequest, ...own] : fromRequest };
+}
+
+function dropWarnings(meta: EnvelopeMeta): EnvelopeMeta {
+  if (!('warnings' in meta)) return meta;
+  const { warnings: _none, ...rest } = meta;
+  return rest;
 }
 
 /** The error envelope of an ApiError (the exception filter's answer). */
@@ -107,7 +134,9 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     const status = statusCode ?? response.statusCode;
     const now = this.clock.now();
     const envelope =
-      status < 400 ? toEnvelope(body, req?.id, now) : toErrorEnvelope(body, status, req?.id, now);
+      status < 400
+        ? toEnvelope(body, req?.id, now, warningsOf(req))
+        : toErrorEnvelope(body, status, req?.id, now);
     if (
       typeof envelope === 'string' ||
       Buffer.isBuffer(envelope) ||

@@ -1,3 +1,4 @@
+import { allowedMethods } from './allowed-methods';
 import {
   ArgumentsHost,
   Catch,
@@ -114,12 +115,7 @@ function retryableServerError(message: string): ApiError {
 /** Nest's HttpException (router 404, body parser 400/413, ...); null for a 5xx. */
 function fromHttpException(exception: HttpException, req: ApiRequest): ApiError | null {
   const status = exception.getStatus();
-  if (status === 404) {
-    return new ApiError(
-      'NOT_FOUND',
-      `Unknown endpoint: ${req.method} ${redactUrl(req.path ?? req.url)}`,
-    );
-  }
+  if (status === 404) return unknownRoute(req);
   if (status === 400 && isUrlDecodeError(exception)) {
     return new ApiError('BAD_REQUEST', 'Malformed URL encoding in the request path.');
   }
@@ -131,6 +127,28 @@ function fromHttpException(exception: HttpException, req: ApiRequest): ApiError 
     return new ApiError(codeOfStatus(status), exception.message);
   }
   return null;
+}
+
+/**
+ * The router found no route for the method and path. When the path has other methods, the
+ * answer says which (and sends `Allow`): under /api/v1 still the spec's 404 NOT_FOUND (an
+ * unknown endpoint is a method and a path), elsewhere 405 METHOD_NOT_ALLOWED.
+ */
+function unknownRoute(req: ApiRequest): ApiError {
+  const path = req.path ?? req.url;
+  const shown = `${req.method} ${redactUrl(path)}`;
+  const allowed = allowedMethods(req.app, path);
+  if (allowed.length === 0) return new ApiError('NOT_FOUND', `Unknown endpoint: ${shown}`);
+  const message = `Unknown endpoint: ${shown}. This path answers ${allowed.join(', ')}.`;
+  const headers = { Allow: allowed.join(', ') };
+  return isPublicApiPath(path)
+    ? new ApiError('NOT_FOUND', message, { headers })
+    : new ApiError('METHOD_NOT_ALLOWED', message, { headers });
+}
+
+/** The public API's paths (case-insensitive, like the router). */
+function isPublicApiPath(path: string): boolean {
+  return /^\/api\/v1(\/|$)/i.test(path);
 }
 
 /** The body parser's errors by their `type`; null for any other. */

@@ -1,3 +1,4 @@
+import { InputWarningsGuard } from './input-warnings';
 import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -49,6 +50,7 @@ export interface GatewayOptions {
     { provide: APP_GUARD, useClass: PlanGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: MeteringGuard },
+    { provide: APP_GUARD, useClass: InputWarningsGuard },
     { provide: APP_GUARD, useClass: IdempotencyGuard },
     IdempotencyKeysRepository,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -101,6 +101,11 @@ export function summaryText(payload: SuccessPayload): string {
     'Summary; the complete answer (data and meta, as the REST API sends them) is in structuredContent.',
   ];
   const { data, meta, note: _note, ...extra } = payload;
+  // What the API did not use as sent (meta.warnings): first, so the assistant sees it.
+  if (Array.isArray(meta.warnings) && meta.warnings.length > 0)
+    lines.push(
+      `Warnings: ${clip(meta.warnings.map((w: { message?: unknown }) => String(w.message)).join(' '), ITEM_CHARS)}`,
+    );
   for (const [name, value] of Object.entries(extra)) lines.push(`${name}: ${compact(value)}`);
   if (Array.isArray(data)) lines.push(...listLines('data', data));
   else if (isRecord(data)) {

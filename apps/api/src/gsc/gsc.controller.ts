@@ -2,11 +2,11 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiError, Clock, WithMeta, withMeta } from '@app/core';
 import { AuthContext } from '@app/accounts';
-import { CurrentAuth, Endpoint, YOUR_DATA_COST } from '@app/gateway';
+import { ApiWarning, CurrentAuth, Endpoint, YOUR_DATA_COST, replacedValue } from '@app/gateway';
 import { GscQueriesQueryDto } from './gsc.dto';
 import { GscRepository } from './gsc.repository';
 import { groupView, metricsView, propertyView } from './gsc.mapper';
-import { resolveGscQuery } from './gsc-query-params';
+import { GscQueryPlan, resolveGscQuery } from './gsc-query-params';
 import { GscPropertiesAnswerSchema, GscQueriesAnswerSchema } from './gsc.schema';
 
 @ApiTags('gsc')
@@ -90,7 +90,18 @@ export class GscController {
         rows: agg.rows.map(groupView),
         total_rows: agg.total_rows,
       },
-      { sort: plan.sort, dir: plan.dir, limit: plan.limit },
+      { sort: plan.sort, dir: plan.dir, limit: plan.limit, warnings: fallbackWarnings(q, plan) },
     );
   }
+}
+
+/** An unrecognized dim or sort falls back as the spec says; the answer names the fallback. */
+function fallbackWarnings(q: GscQueriesQueryDto, plan: GscQueryPlan): ApiWarning[] {
+  const warnings: ApiWarning[] = [];
+  for (const field of ['dim', 'sort'] as const) {
+    const given = q[field];
+    if (typeof given === 'string' && given.trim().toLowerCase() !== plan[field].toLowerCase())
+      warnings.push(replacedValue(field, given, plan[field]));
+  }
+  return warnings;
 }

@@ -12,8 +12,23 @@ import {
 import { ResearchRunner } from '../research/research-runner.service';
 import { Reservation, ReservationsRepository } from '@app/billing';
 import { KeywordResearchDto } from './keyword-research.dto';
+import { ApiWarning, replacedValue, shown } from '@app/gateway';
 
 const DEFAULT_RELATED_LIMIT = 10;
+
+/**
+ * A language_code the answer does not use: unknown (the spec's fallback to en) or not offered
+ * in the market (its language instead). "en-US" for en is no change.
+ */
+function languageWarnings(given: string | undefined, applied: string): ApiWarning[] {
+  if (typeof given !== 'string') return [];
+  const base = given.trim().toLowerCase().split(/[-_]/)[0];
+  if (base === applied) return [];
+  const warning = replacedValue('language_code', given, applied);
+  if (requestLanguage(given) === base)
+    warning.message = `language_code "${shown(given)}" is not offered in this market; ${applied} was applied instead.`;
+  return [warning];
+}
 
 @Injectable()
 export class KeywordResearchService {
@@ -58,7 +73,12 @@ export class KeywordResearchService {
         };
       },
     });
-    return withMeta(out.data, { cached: out.cached, provider: out.provider, charged: out.charged });
+    return withMeta(out.data, {
+      cached: out.cached,
+      provider: out.provider,
+      charged: out.charged,
+      warnings: languageWarnings(body.language_code, language.code),
+    });
   }
 
   /** One unit of the monthly keyword-research quota; used up → 429 QUOTA_EXCEEDED, never credits. */
