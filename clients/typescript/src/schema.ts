@@ -729,6 +729,29 @@ export interface components {
                  * @example /api/v1/rank/keywords?limit=100&offset=100
                  */
                 next: string | null;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         RankHistory: {
@@ -794,6 +817,29 @@ export interface components {
                 days_requested: number;
                 /** @description Checks in the window (history entries) */
                 points: number;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         RankProject: {
@@ -841,6 +887,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         RankProjectAnswer: {
@@ -856,6 +925,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         RankProjectDeleted: {
@@ -878,6 +970,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         RankKeywordsAdded: {
@@ -905,6 +1020,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         RankKeywordAnswer: {
@@ -920,6 +1058,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         RankKeywordDeleted: {
@@ -940,6 +1101,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         AiVisibilityProject: {
@@ -987,6 +1171,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         ShareOfVoice: {
@@ -1049,6 +1256,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         AiVisibilityTrackedCompetitor: {
@@ -1129,6 +1359,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         AiVisibilityProjectSettingsAnswer: {
@@ -1144,6 +1397,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         AiVisibilityProjectDeleted: {
@@ -1164,6 +1440,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         UsageRecord: {
@@ -1204,6 +1503,29 @@ export interface components {
                  * @example 2026-11-24
                  */
                 period_start: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         SiteAuditAccepted: {
@@ -1295,6 +1617,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         JobListAnswer: {
@@ -1318,6 +1663,29 @@ export interface components {
                 total: number;
                 limit: number;
                 offset: number;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         BacklinkOverview: {
@@ -1464,6 +1832,29 @@ export interface components {
                  * @enum {string}
                  */
                 charged: "none" | "quota" | "credit";
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         KeywordMetrics: {
@@ -1607,6 +1998,29 @@ export interface components {
                  * @enum {string}
                  */
                 charged: "none" | "quota" | "credit";
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         Locations: {
@@ -1636,6 +2050,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         GscProperty: {
@@ -1672,6 +2109,29 @@ export interface components {
                 timestamp: string;
                 /** @description The request id (also the X-Request-Id header); quote it to support */
                 request_id: string;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
         GscQueries: {
@@ -1730,6 +2190,29 @@ export interface components {
                 /** @enum {string} */
                 dir: "desc" | "asc";
                 limit: number;
+                /**
+                 * @description What the request sent that was not used as sent (the call succeeded and counted): unknown query parameters and body fields, values that fell back to a default. Absent when none.
+                 * @example [
+                 *       {
+                 *         "code": "unknown_parameter",
+                 *         "field": "limt",
+                 *         "message": "Unknown query parameter \"limt\" was ignored. Did you mean \"limit\"?"
+                 *       }
+                 *     ]
+                 */
+                warnings?: {
+                    /**
+                     * @description unknown_parameter / unknown_field: ignored; value_replaced: a value fell back to a default
+                     * @enum {string}
+                     */
+                    code: "unknown_parameter" | "unknown_field" | "value_replaced";
+                    /** @description The query parameter or body field, as sent */
+                    field: string;
+                    /** @description For people; may change */
+                    message: string;
+                    /** @description value_replaced: the value used instead */
+                    applied?: string | number;
+                }[];
             };
         };
     };
