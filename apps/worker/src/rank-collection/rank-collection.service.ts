@@ -6,12 +6,20 @@ import {
   SERP_TASKS_PER_POST,
   SerpPosted,
   SerpProvider,
+  SerpTaskAnswer,
   SerpTaskRequest,
   noResultsCheck,
   serpCheck,
   serpTaskListPrice,
 } from '@app/providers';
-import { ClaimedKeyword, OpenTask, PostRecord, SerpTasksRepository } from './serp-tasks.repository';
+import type { RankCheckInput } from '@app/database';
+import {
+  ClaimedKeyword,
+  OpenTask,
+  PostRecord,
+  SerpTasksRepository,
+  taskKey,
+} from './serp-tasks.repository';
 
 /** A task's tag: `rk:<keyword id>:<YYYY-MM-DD>:<attempt>` (echoed by tasks_ready). */
 export const taskTag = (keywordId: number, day: string, attempt: number) =>
@@ -31,6 +39,28 @@ const OVERDUE_AFTER_MS = 15 * 60_000;
 /** A claim not posted within this is released (its worker stopped between claim and post). */
 const CLAIM_EXPIRY_MS = 30 * 60_000;
 const DAY_MS = 86_400_000;
+/** task_get requests one collect run has in flight at once (the provider allows 30). */
+export const TASK_GET_CONCURRENCY = 10;
+/** Collected checks stored in one transaction. */
+export const STORE_BATCH = 100;
+
+/** `f` over `items`, at most `limit` at once; answers in the items' order. */
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  f: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
 
 const label = { endpoint: SERP_TASK_POST_ENDPOINT };
 
@@ -144,7 +174,14 @@ export class RankCollectionService {
       return [];
     });
     const adoptedCost = serpTaskListPrice(this.config.rankCollection.checkDepth);
+    const known = await this.tasks.openTasks(listed.map((r) => r.id));
+    const open: OpenTask[] = [];
     for (const ready of listed) {
+      const found = known.get(ready.id);
+      if (found) {
+        open.push(found);
+        continue;
+      }
       const tag = parseTaskTag(ready.tag);
       const task = await this.tasks.openTask(
         ready.id,
@@ -160,47 +197,103 @@ export class RankCollectionService {
         metrics.providerSpendUsd.inc(label, adoptedCost);
         metrics.providerTasks.inc({ ...label, result: 'adopted' });
       }
-      if (task) await this.collectOne(task, result, seen);
+      if (task) open.push(task);
     }
-    const overdue = await this.tasks.overdue(
-      new Date(now.getTime() - OVERDUE_AFTER_MS),
-      OVERDUE_PER_RUN,
+    open.push(
+      ...(await this.tasks.overdue(new Date(now.getTime() - OVERDUE_AFTER_MS), OVERDUE_PER_RUN)),
     );
-    for (const task of overdue) await this.collectOne(task, result, seen);
+    const todo = open.filter((t) => !seen.has(t.task_id) && seen.add(t.task_id));
+    await this.collectMany(todo, result);
     if (result.collected || result.failed || result.givenUp)
       this.logger.log({ ...result }, 'Rank collection: SERP tasks collected');
     return result;
   }
 
-  private async collectOne(task: OpenTask, result: CollectRunResult, seen: Set<string>) {
-    if (seen.has(task.task_id)) return;
-    seen.add(task.task_id);
-    const answer = await this.serp.taskGet(task.task_id);
+  /**
+   * Fetches the tasks' results (TASK_GET_CONCURRENCY task_get at once, within the provider's
+   * 30 simultaneous requests) and stores them STORE_BATCH at a time in one transaction each,
+   * the next batch's results being fetched while one is stored.
+   */
+  private async collectMany(tasks: OpenTask[], result: CollectRunResult): Promise<void> {
+    const chunks: OpenTask[][] = [];
+    for (let i = 0; i < tasks.length; i += STORE_BATCH)
+      chunks.push(tasks.slice(i, i + STORE_BATCH));
+    const fetch = (chunk: OpenTask[]) =>
+      mapLimit(chunk, TASK_GET_CONCURRENCY, (t) => this.serp.taskGet(t.task_id));
+    let next = chunks.length ? fetch(chunks[0]) : null;
+    for (let c = 0; c < chunks.length; c++) {
+      const answers = await next!;
+      next = c + 1 < chunks.length ? fetch(chunks[c + 1]) : null;
+      await this.storeAnswers(chunks[c], answers, result);
+    }
+  }
+
+  /** One batch of fetched answers: checks stored together, the rest one task at a time. */
+  private async storeAnswers(
+    chunk: OpenTask[],
+    answers: SerpTaskAnswer[],
+    result: CollectRunResult,
+  ): Promise<void> {
     const now = this.clock.now();
-    switch (answer.kind) {
-      case 'pending':
-        result.pending++;
-        return this.tasks.touch(task, now);
-      case 'done':
-      case 'no_results': {
-        const check =
-          answer.kind === 'done'
-            ? serpCheck(answer.result, task.domain, task.match, task.check_date)
-            : noResultsCheck(task.check_date);
-        if (await this.tasks.storeCollected(task, check, now)) {
-          result.collected++;
-          metrics.providerTasks.inc({
-            ...label,
-            result: answer.kind === 'done' ? 'collected' : 'no_results',
+    const checks: Array<{ task: OpenTask; check: RankCheckInput; kind: 'done' | 'no_results' }> =
+      [];
+    for (let i = 0; i < chunk.length; i++) {
+      const task = chunk[i];
+      const answer = answers[i];
+      switch (answer.kind) {
+        case 'pending':
+          result.pending++;
+          await this.tasks.touch(task, now);
+          break;
+        case 'done':
+        case 'no_results':
+          checks.push({
+            task,
+            kind: answer.kind,
+            check:
+              answer.kind === 'done'
+                ? serpCheck(answer.result, task.domain, task.match, task.check_date)
+                : noResultsCheck(task.check_date),
           });
-        }
-        return;
+          break;
+        case 'refused':
+        case 'failed':
+          result.failed++;
+          metrics.providerTasks.inc({ ...label, result: answer.kind });
+          await this.tasks.failCollected(task, answer.kind === 'refused', answer.message, now);
       }
-      case 'refused':
-      case 'failed':
-        result.failed++;
-        metrics.providerTasks.inc({ ...label, result: answer.kind });
-        return this.tasks.failCollected(task, answer.kind === 'refused', answer.message, now);
+    }
+    let stored: Set<string> | null = null;
+    try {
+      stored = await this.tasks.storeCollectedBatch(checks, now);
+    } catch (err) {
+      this.logger.warn(
+        { err, checks: checks.length },
+        'Rank collection: storing a batch failed; storing its checks one by one',
+      );
+    }
+    for (const c of checks) {
+      let ok: boolean;
+      if (stored) ok = stored.has(taskKey(c.task));
+      else {
+        try {
+          ok = await this.tasks.storeCollected(c.task, c.check, now);
+        } catch (err) {
+          // Left posted: collected again at a later run (tasks_ready or overdue).
+          this.logger.warn(
+            { err, task: c.task.task_id },
+            'Rank collection: storing a check failed',
+          );
+          ok = false;
+        }
+      }
+      if (ok) {
+        result.collected++;
+        metrics.providerTasks.inc({
+          ...label,
+          result: c.kind === 'done' ? 'collected' : 'no_results',
+        });
+      }
     }
   }
 }

@@ -70,7 +70,14 @@ describe('rank collection: the project match decides which host ranks', () => {
     const tasks = {
       expire: () => Promise.resolve({ givenUp: 0 }),
       openTask: () => Promise.resolve(task),
+      openTasks: () => Promise.resolve(new Map()),
       overdue: () => Promise.resolve([]),
+      storeCollectedBatch: (items: Array<{ task: OpenTask; check: RankCheckInput }>) => {
+        stored.push(...items.map((i) => i.check));
+        return Promise.resolve(
+          new Set(items.map((i) => `${i.task.keyword_id}:${i.task.check_date}`)),
+        );
+      },
       storeCollected: (_t: OpenTask, check: RankCheckInput) => {
         stored.push(check);
         return Promise.resolve(true);

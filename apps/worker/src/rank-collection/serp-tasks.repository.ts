@@ -27,6 +27,10 @@ export interface OpenTask {
   adopted?: true;
 }
 
+/** A task's identity in a batch: `<keyword id>:<YYYY-MM-DD>`. */
+export const taskKey = (t: { keyword_id: number; check_date: string }) =>
+  `${t.keyword_id}:${t.check_date}`;
+
 /** One posted task's answer to record: its id, or why it was not created. */
 export interface PostRecord {
   keywordId: number;
@@ -240,6 +244,60 @@ export class SerpTasksRepository {
         [task.keyword_id, now],
       );
       return true;
+    });
+  }
+
+  /**
+   * The open (posted) tasks of many provider task ids in one statement; ids not found are
+   * absent from the map (unknown, already collected, or posted unrecorded: see openTask).
+   */
+  async openTasks(taskIds: string[]): Promise<Map<string, OpenTask>> {
+    if (!taskIds.length) return new Map();
+    const rows = await this.sql.rows<OpenTask>(
+      `SELECT t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, p.domain, p.match
+       FROM rank_serp_tasks t JOIN tracked_keywords k ON k.id = t.keyword_id
+       JOIN rank_projects p ON p.id = k.project_id
+       WHERE t.task_id = ANY($1::text[]) AND t.state = 'posted'`,
+      [taskIds],
+    );
+    return new Map(rows.map((r) => [r.task_id, r]));
+  }
+
+  /**
+   * Stores many collected checks in one transaction (one commit, one rank-version bump per
+   * account instead of one per check): the tasks still posted are taken first in one
+   * statement (a task another worker closed is skipped, never stored twice), each taken
+   * task's check goes through the rank write path, and pending keywords become active.
+   * Answers the tasks stored, as `taskKey`s. Throws (storing nothing) when any statement fails; the
+   * caller then stores the batch one task at a time (storeCollected).
+   */
+  storeCollectedBatch(
+    items: Array<{ task: OpenTask; check: RankCheckInput }>,
+    now: Date,
+  ): Promise<Set<string>> {
+    if (!items.length) return Promise.resolve(new Set<string>());
+    return this.sql.transaction(async (tx) => {
+      const closed = await tx.rows<{ keyword_id: number; check_date: string }>(
+        `UPDATE rank_serp_tasks t SET state = 'collected', updated_at = $3
+         FROM unnest($1::int[], $2::date[]) AS r(keyword_id, check_date)
+         WHERE t.keyword_id = r.keyword_id AND t.check_date = r.check_date AND t.state = 'posted'
+         RETURNING t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date`,
+        [items.map((i) => i.task.keyword_id), items.map((i) => i.task.check_date), now],
+      );
+      const stored = new Set(closed.map((c) => taskKey(c)));
+      // In keyword order: two workers' batches lock keyword rows in the same order.
+      const ordered = items
+        .filter((i) => stored.has(taskKey(i.task)))
+        .sort((a, b) => a.task.keyword_id - b.task.keyword_id);
+      for (const i of ordered)
+        await this.checks.storeChecksIn(tx, i.task.keyword_id, [i.check], now);
+      if (ordered.length)
+        await tx.run(
+          `UPDATE tracked_keywords SET status = 'active', updated_at = $2
+           WHERE id = ANY($1::int[]) AND status = 'pending'`,
+          [ordered.map((i) => i.task.keyword_id), now],
+        );
+      return stored;
     });
   }
 
