@@ -2,6 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { AccountEntity, Sql } from '@app/database';
 import { PlanName } from '@app/plans';
 
+/** A page of accounts found by `search`, with the e-mails of their users. */
+export interface AccountSearchPage {
+  accounts: Array<AccountEntity & { emails: string[] }>;
+  /** Accounts matching the search, all pages together. */
+  total: number;
+}
+
+/** A LIKE pattern matching `text` anywhere, its `\`, `%` and `_` taken literally (ESCAPE '\'). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
 /** The statements of accounts: TypeORM for plain CRUD, one raw statement for the update. */
 @Injectable()
 export class AccountsRepository {
@@ -50,5 +62,32 @@ export class AccountsRepository {
       [id, name, plan, JSON.stringify(set), removed],
     );
     return row ? this.accounts.create(row) : null;
+  }
+
+  /**
+   * Accounts whose name or one of whose users' e-mails contains `text` (case-insensitive,
+   * matched literally: `%` and `_` are not wildcards), or all with null; newest first.
+   */
+  async search(text: string | null, limit: number, offset: number): Promise<AccountSearchPage> {
+    const pattern = text === null ? null : containsPattern(text);
+    const where = `$1::text IS NULL
+         OR a.name ILIKE $1 ESCAPE '\\'
+         OR EXISTS (SELECT 1 FROM users u WHERE u.account_id = a.id AND u.email ILIKE $1 ESCAPE '\\')`;
+    const [rows, count] = await Promise.all([
+      this.sql.rows<AccountEntity & { emails: string[] }>(
+        `SELECT a.id, a.name, a.plan, a.credits, a.overrides,
+           a.created_at AS "createdAt", a.updated_at AS "updatedAt",
+           COALESCE(ARRAY(SELECT u.email FROM users u WHERE u.account_id = a.id ORDER BY u.id), '{}') AS emails
+         FROM accounts a
+         WHERE ${where}
+         ORDER BY a.id DESC
+         LIMIT $2 OFFSET $3`,
+        [pattern, limit, offset],
+      ),
+      this.sql.one<{ total: string }>(`SELECT count(*) AS total FROM accounts a WHERE ${where}`, [
+        pattern,
+      ]),
+    ]);
+    return { accounts: rows, total: Number(count?.total ?? 0) };
   }
 }

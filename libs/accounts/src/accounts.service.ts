@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountEntity } from '@app/database';
 import { Limits, PlanName, hasApiAccess, resolveLimits } from '@app/plans';
-import { AccountsRepository } from './accounts.repository';
+import { AccountSearchPage, AccountsRepository } from './accounts.repository';
 import { KeyCacheInvalidation } from './key-cache-invalidation';
 
 /**
@@ -21,6 +21,11 @@ export class AccountsService {
 
   find(id: number): Promise<AccountEntity | null> {
     return this.accounts.find(id);
+  }
+
+  /** Accounts by name or user e-mail (case-insensitive substring), newest first; admin API. */
+  search(text: string | null, limit: number, offset: number): Promise<AccountSearchPage> {
+    return this.accounts.search(text, limit, offset);
   }
 
   findByName(name: string): Promise<AccountEntity | null> {

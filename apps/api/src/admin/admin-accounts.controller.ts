@@ -1,6 +1,6 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { ApiError } from '@app/core';
+import { ApiError, withMeta } from '@app/core';
 import { AccountsService, ApiKeysService } from '@app/accounts';
 import { CreditsService } from '@app/billing';
 import { AccountEntity } from '@app/database';
@@ -10,7 +10,13 @@ import { AdminController } from '../admin-routes/admin-route.decorator';
 import { AdminAccountsService } from './admin-accounts.service';
 import { found } from '../admin-routes/admin-http-status';
 import { accountView, keyView, newKeyView } from './admin-accounts.mapper';
-import { CreateAccountDto, CreateApiKeyDto, CreditsDto, UpdateAccountDto } from './dto/account.dto';
+import {
+  AccountListQueryDto,
+  CreateAccountDto,
+  CreateApiKeyDto,
+  CreditsDto,
+  UpdateAccountDto,
+} from './dto/account.dto';
 
 /** The record, or 404 NOT_FOUND naming `what` when there is none. */
 @AdminController()
@@ -28,6 +34,21 @@ export class AdminAccountsController {
   @ApiOperation({ summary: 'Create an account' })
   async create(@Body() body: CreateAccountDto) {
     return accountView(await this.accounts.create(body.name, body.plan));
+  }
+
+  @Get('accounts')
+  @ApiOperation({
+    summary:
+      'Accounts, newest first: search by name or user e-mail (`q`, case-insensitive substring), ' +
+      'one page at a time (`limit`, `offset`; `meta.total` counts all matches)',
+  })
+  async list(@Query() query: AccountListQueryDto) {
+    const page = await this.accounts.search(query.q ?? null, query.limit, query.offset);
+    const accounts = page.accounts.map((a) => ({ ...accountView(a), emails: a.emails }));
+    return withMeta(
+      { accounts, count: accounts.length },
+      { total: page.total, limit: query.limit, offset: query.offset },
+    );
   }
 
   @Get('accounts/:id')

@@ -12,7 +12,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { PLAN_NAMES, PlanName } from '@app/plans';
-import { OneOf, Required, Rules, Text } from '@app/gateway';
+import { OneOf, PG_INT_MAX, QueryInt, Required, Rules, Text } from '@app/gateway';
 
 const MAX_LIMIT = 1_000_000_000;
 
@@ -113,4 +113,27 @@ export class CreditsDto {
 
   @Text(200)
   reason: string;
+}
+
+/** GET /admin/v1/accounts: search and paging. */
+export class AccountListQueryDto {
+  @Text(254, {
+    optional: true,
+    api: {
+      example: 'acme',
+      description:
+        'Only accounts whose name or one of whose users’ e-mails contains this text ' +
+        '(case-insensitive; % and _ are matched literally)',
+    },
+  })
+  q?: string;
+
+  @QueryInt(1, 100, { optional: true, api: { default: 20, description: 'Accounts per page' } })
+  limit: number = 20;
+
+  @QueryInt(0, PG_INT_MAX, {
+    optional: true,
+    api: { default: 0, description: 'Accounts to skip (newest first)' },
+  })
+  offset: number = 0;
 }
