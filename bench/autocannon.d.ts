@@ -7,6 +7,12 @@ declare module 'autocannon' {
     duration?: number;
     method?: string;
     body?: string;
+    /** Per-request changes (e.g. a different header on every request). */
+    requests?: Array<{ setupRequest?: (req: RequestData) => RequestData }>;
+  }
+  export interface RequestData {
+    headers?: Record<string, string>;
+    [k: string]: unknown;
   }
   interface Histogram {
     average: number;

@@ -1,7 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
-import autocannon from 'autocannon';
+import autocannon, { RequestData } from 'autocannon';
 
 export interface LoadResult {
   name: string;
@@ -153,13 +153,27 @@ export async function load(
   warmupSeconds = 2,
   around?: MeasuredWindow,
   serverPid?: number,
+  varyHeaders?: () => Record<string, string>,
 ): Promise<LoadResult> {
-  if (warmupSeconds > 0) await autocannon({ url, headers, connections, duration: warmupSeconds });
+  // With varyHeaders, every request gets headers of its own (e.g. a different wrong key).
+  const requests = varyHeaders
+    ? [
+        {
+          setupRequest: (req: RequestData) => ({
+            ...req,
+            headers: { ...req.headers, ...varyHeaders() },
+          }),
+        },
+      ]
+    : undefined;
+  if (warmupSeconds > 0) {
+    await autocannon({ url, headers, connections, duration: warmupSeconds, requests });
+  }
   around?.start();
   const cpu0 = serverPid ? procCpuMs(serverPid) : 0;
   const db0 = postgresCpuMs();
   const client0 = process.cpuUsage();
-  const r = await autocannon({ url, headers, connections, duration: seconds });
+  const r = await autocannon({ url, headers, connections, duration: seconds, requests });
   const client = process.cpuUsage(client0);
   const db = postgresCpuSince(db0);
   const cpu1 = serverPid ? procCpuMs(serverPid) : 0;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
 import { loadConfig } from '@app/core';
@@ -50,6 +51,29 @@ interface Target {
   url: string;
   headers: Record<string, string>;
   pid: number | undefined;
+  /** Headers that change on every request (a different wrong key each time). */
+  varyHeaders?: () => Record<string, string>;
+}
+
+/** BENCH_BAD_KEYS=0 leaves out the wrong-key (401) targets. */
+const WITH_BAD_KEYS = process.env.BENCH_BAD_KEYS !== '0';
+
+/**
+ * A different wrong key on every request, so no cache can answer: `current` keys have the
+ * current shape (58 characters, base62) and fail the checksum (docs/api-keys.md); `legacy`
+ * ones have the shape of keys issued before it (52 characters, base64url), which are still
+ * looked up. A random part and a counter: cheap for the load generator.
+ */
+function wrongKeys(kind: 'current' | 'legacy'): () => Record<string, string> {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const random = Array.from(randomBytes(38), (b) => alphabet[b % 62]).join('');
+  let n = 0;
+  return () => {
+    const counter = (n++).toString(36).padStart(11, '0');
+    // 38 + 11 = 49 after the prefix (current); 32 + 11 = 43 (legacy).
+    const body = kind === 'current' ? random + counter : random.slice(0, 32) + counter;
+    return { Authorization: `Bearer seo_live_${body}` };
+  };
 }
 
 const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
@@ -212,6 +236,24 @@ async function main(): Promise<void> {
             },
           ]
         : []),
+      ...(WITH_BAD_KEYS
+        ? [
+            {
+              name: `${label}wrong key, checksum fails (401)`,
+              url: `http://127.0.0.1:${port}/api/v1/usage`,
+              headers: {},
+              pid,
+              varyHeaders: wrongKeys('current'),
+            },
+            {
+              name: `${label}wrong key, legacy shape (401)`,
+              url: `http://127.0.0.1:${port}/api/v1/usage`,
+              headers: {},
+              pid,
+              varyHeaders: wrongKeys('legacy'),
+            },
+          ]
+        : []),
     ];
     const bareTargets: Target[] = BARE_TARGETS.map((b, i) => ({
       name: b.name,
@@ -240,6 +282,7 @@ async function main(): Promise<void> {
               warmup,
               undefined,
               target.pid,
+              target.varyHeaders,
             ),
           );
       }
@@ -255,10 +298,30 @@ async function main(): Promise<void> {
     // profiler, outside the figures (sampling costs the profiled process CPU).
     if (process.env.BENCH_CPU_PROFILE) {
       for (const t of ours) {
-        await load(t.name, t.url, t.headers, SECONDS, CONNECTIONS, 1, profiling.window(api));
+        await load(
+          t.name,
+          t.url,
+          t.headers,
+          SECONDS,
+          CONNECTIONS,
+          1,
+          profiling.window(api),
+          undefined,
+          t.varyHeaders,
+        );
       }
       for (const t of theirs) {
-        await load(t.name, t.url, t.headers, SECONDS, CONNECTIONS, 1, profiling.window(baseline!));
+        await load(
+          t.name,
+          t.url,
+          t.headers,
+          SECONDS,
+          CONNECTIONS,
+          1,
+          profiling.window(baseline!),
+          undefined,
+          t.varyHeaders,
+        );
       }
     }
     printTable(targets.map((t) => median(runs.get(t)!)));
@@ -303,10 +366,13 @@ async function main(): Promise<void> {
         (pinned
           ? 'servers pinned to CPU 0 and the load generator to the last CPU'
           : 'no CPU pinning') +
-        '. Targets: GET /usage ≥ 50% and rank keywords ≥ 25% of the bare route.',
+        '. Targets: GET /usage ≥ 50% and rank keywords ≥ 25% of the bare route; ' +
+        'a checksum-failing key (401) ≥ the ratio of GET /usage.',
     );
     const all = [...runs.values()].flat();
-    if (all.some((r) => r.errors > 0 || (!r.name.startsWith('bare') && r.non2xx > 0))) {
+    // The wrong-key targets answer 401 by design.
+    const expectsOk = (r: LoadResult) => !r.name.startsWith('bare') && !r.name.endsWith('(401)');
+    if (all.some((r) => r.errors > 0 || (expectsOk(r) && r.non2xx > 0))) {
       console.error('Some requests failed: the figures are not valid.');
       process.exitCode = 1;
     }

@@ -4,7 +4,7 @@ import { signIn, SignedInUser } from '../helpers/account-session';
 import { createTestApp, TestApp } from '../helpers/test-app';
 
 const RECORD_TS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const KEY = /^seo_live_[A-Za-z0-9_-]{43}$/;
+const KEY = /^seo_live_[0-9A-Za-z]{49}$/; // docs/api-keys.md: 43 random + 6 checksum
 
 /** Contract: docs/api.md, "Account area": GET/POST /account/v1/api-keys and DELETE …/:id. */
 describe('Account area: key management (/account/v1/api-keys)', () => {

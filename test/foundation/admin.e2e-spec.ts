@@ -231,7 +231,7 @@ describe('Admin API: accounts, keys, credits (docs/api.md, "Admin API")', () => 
       expect(created.body.data).toEqual({
         id: expect.any(Number),
         label: 'CI pipeline',
-        key: expect.stringMatching(/^seo_live_[A-Za-z0-9_-]{43}$/),
+        key: expect.stringMatching(/^seo_live_[0-9A-Za-z]{49}$/),
         prefix: created.body.data.key.slice(0, 13),
         created_at: expect.stringMatching(RECORD_TS),
       });

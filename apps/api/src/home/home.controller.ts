@@ -22,7 +22,6 @@ const ROBOTS_TXT = [
     '/api',
     '/mcp',
     '/metrics',
-    '/health',
   ].map((path) => `Disallow: ${path}`),
   'Allow: /$',
   'Allow: /docs',

@@ -4,7 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ApiKeysService, looksLikeKey } from '@app/accounts';
+import { ApiKeysService, KEY_PREFIX } from '@app/accounts';
 import { hasApiAccess } from '@app/plans';
 import { APP_CONFIG, AppConfig } from '@app/core';
 import { ApiRequest, Public } from '@app/gateway';
@@ -144,7 +144,8 @@ export class McpHttpController {
     const token = bearerToken(header(req, 'authorization'));
     let caller: McpCaller | null = null;
     if (token) {
-      if (looksLikeKey(token)) {
+      if (token.startsWith(KEY_PREFIX)) {
+        // An API key, refused without a lookup when its format or checksum fails.
         const auth = await this.keys.authenticate(token);
         caller = auth ? { auth } : null;
       } else if (token.length <= 4096) {
