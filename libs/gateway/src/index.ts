@@ -22,3 +22,4 @@ export * from './json-body.middleware';
 export * from './api-docs';
 export * from './error-examples';
 export * from './endpoint';
+export * from './compression';
