@@ -24,15 +24,22 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The same V8 flags `npm run start:api` uses. */
 const API_NODE_FLAGS = ['--max-semi-space-size=64'];
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const API_PORT = 3900;
-const BARE_PORT = 3901;
+/**
+ * BENCH_PORT_BASE (3900) and BENCH_DATABASE (seo_api_bench): another port range and database,
+ * so that two benches on one machine (other worktrees) do not meet.
+ */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3900);
+const BENCH_DATABASE = process.env.BENCH_DATABASE ?? 'seo_api_bench';
+if (!/^[a-z_][a-z0-9_]*$/.test(BENCH_DATABASE)) throw new Error('BENCH_DATABASE: a plain name');
+const API_PORT = PORT_BASE;
+const BARE_PORT = PORT_BASE + 1;
 /**
  * BENCH_BASELINE_DIST: the dist/ of another build (e.g. the last release, built in a git
  * worktree). Its API runs beside this one, on the same database and key, and is measured in
  * the same alternating rounds: the change's cost without the machine's drift between runs.
  */
 const BASELINE_DIST = process.env.BENCH_BASELINE_DIST;
-const BASELINE_PORT = 3905;
+const BASELINE_PORT = PORT_BASE + 5;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 /** The bare baselines (bench/bare-app.ts): no envelope, ours in the adapter, an interceptor. */
 const BARE_TARGETS = [
@@ -121,13 +128,13 @@ function answerEncoding(url: string, headers: Record<string, string>): Promise<s
 async function main(): Promise<void> {
   const base = loadConfig();
   const dbUrl = new URL(base.databaseUrl);
-  dbUrl.pathname = '/seo_api_bench';
+  dbUrl.pathname = `/${BENCH_DATABASE}`;
   const databaseUrl = dbUrl.toString();
   const adminDbUrl = new URL(databaseUrl);
   adminDbUrl.pathname = '/postgres';
   const admin = new Client({ connectionString: adminDbUrl.toString() });
   await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS seo_api_bench WITH (FORCE)');
+  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
   await admin.end();
   await ensureDatabase(databaseUrl);
   await runMigrations(databaseUrl);

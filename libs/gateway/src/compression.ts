@@ -218,10 +218,22 @@ type End = Response['end'];
  * an answer sent in one piece. Requests under `skipUnasked` that do not ask pay nothing.
  */
 export function answerCompression(skipUnasked: RegExp) {
+  const prepare = compressingEnd(skipUnasked);
   return (req: Request, res: Response, next: NextFunction): void => {
+    prepare(req, res);
+    next();
+  };
+}
+
+/**
+ * What `answerCompression` does to a request, as a function the request lifecycle middleware
+ * calls (`requestLifecycle(…, prepare)`), so that it costs no Express layer of its own.
+ */
+export function compressingEnd(skipUnasked: RegExp) {
+  return (req: Request, res: Response): void => {
     const encoding =
       req.method === 'HEAD' ? null : negotiateEncoding(req.headers['accept-encoding']);
-    if (encoding === null && (req.method === 'HEAD' || skipUnasked.test(req.url))) return next();
+    if (encoding === null && (req.method === 'HEAD' || skipUnasked.test(req.url))) return;
     const end = res.end as (...args: unknown[]) => Response;
     res.end = function compressingEnd(this: Response, ...args: unknown[]): Response {
       const [chunk, second, third] = args;
@@ -267,6 +279,5 @@ export function answerCompression(skipUnasked: RegExp) {
       });
       return res;
     } as End;
-    next();
   };
 }
