@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
 import { loadConfig } from '@app/core';
@@ -24,15 +25,22 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The same V8 flags `npm run start:api` uses. */
 const API_NODE_FLAGS = ['--max-semi-space-size=64'];
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const API_PORT = 3900;
-const BARE_PORT = 3901;
+/**
+ * BENCH_PORT_BASE (3900) and BENCH_DATABASE (seo_api_bench): another port range and database,
+ * so that two benches on one machine (other worktrees) do not meet.
+ */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3900);
+const BENCH_DATABASE = process.env.BENCH_DATABASE ?? 'seo_api_bench';
+if (!/^[a-z_][a-z0-9_]*$/.test(BENCH_DATABASE)) throw new Error('BENCH_DATABASE: a plain name');
+const API_PORT = PORT_BASE;
+const BARE_PORT = PORT_BASE + 1;
 /**
  * BENCH_BASELINE_DIST: the dist/ of another build (e.g. the last release, built in a git
  * worktree). Its API runs beside this one, on the same database and key, and is measured in
  * the same alternating rounds: the change's cost without the machine's drift between runs.
  */
 const BASELINE_DIST = process.env.BENCH_BASELINE_DIST;
-const BASELINE_PORT = 3905;
+const BASELINE_PORT = PORT_BASE + 5;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 /** The bare baselines (bench/bare-app.ts): no envelope, ours in the adapter, an interceptor. */
 const BARE_TARGETS = [
@@ -129,16 +137,28 @@ async function seedRank(
   }
 }
 
+/** The Content-Encoding of an answer, as sent (Node's http client does not decode). */
+function answerEncoding(url: string, headers: Record<string, string>): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers['content-encoding']));
+      })
+      .on('error', reject);
+  });
+}
+
 async function main(): Promise<void> {
   const base = loadConfig();
   const dbUrl = new URL(base.databaseUrl);
-  dbUrl.pathname = '/seo_api_bench';
+  dbUrl.pathname = `/${BENCH_DATABASE}`;
   const databaseUrl = dbUrl.toString();
   const adminDbUrl = new URL(databaseUrl);
   adminDbUrl.pathname = '/postgres';
   const admin = new Client({ connectionString: adminDbUrl.toString() });
   await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS seo_api_bench WITH (FORCE)');
+  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
   await admin.end();
   await ensureDatabase(databaseUrl);
   await runMigrations(databaseUrl);
@@ -214,7 +234,15 @@ async function main(): Promise<void> {
       ).json()) as { data: { key: string } }
     ).data.key;
 
-    if (WITH_RANK) await seedRank(adminUrl, adminHeaders, id);
+    if (WITH_RANK) {
+      await seedRank(adminUrl, adminHeaders, id);
+      // The compressed target must really be compressed (brotli), else its figures mean nothing.
+      const encoding = await answerEncoding(
+        `http://127.0.0.1:${API_PORT}/api/v1/rank/keywords?limit=100`,
+        { Authorization: `Bearer ${key}`, 'Accept-Encoding': 'gzip, br' },
+      );
+      if (encoding !== 'br') throw new Error(`rank keywords compressed: got ${encoding ?? 'none'}`);
+    }
 
     // Alternate the targets round by round (in reverse order every other round) so drift on a
     // shared machine hits all alike.
@@ -232,6 +260,14 @@ async function main(): Promise<void> {
               name: `${label}rank keywords (GET /api/v1/rank/keywords?limit=100)`,
               url: `http://127.0.0.1:${port}/api/v1/rank/keywords?limit=100`,
               headers: auth,
+              pid,
+            },
+            // The same page asked compressed (brotli is chosen): the kept page's compressed
+            // prefix is served, only the envelope's meta is added per request.
+            {
+              name: `${label}rank keywords, compressed (Accept-Encoding: gzip, br)`,
+              url: `http://127.0.0.1:${port}/api/v1/rank/keywords?limit=100`,
+              headers: { ...auth, 'Accept-Encoding': 'gzip, br' },
               pid,
             },
           ]
@@ -366,7 +402,7 @@ async function main(): Promise<void> {
         (pinned
           ? 'servers pinned to CPU 0 and the load generator to the last CPU'
           : 'no CPU pinning') +
-        '. Targets: GET /usage ≥ 50% and rank keywords ≥ 25% of the bare route; ' +
+        '. Targets: GET /usage ≥ 75% and rank keywords ≥ 35% of the bare route; rank compressed ≥ 30%; ' +
         'a checksum-failing key (401) ≥ the ratio of GET /usage.',
     );
     const all = [...runs.values()].flat();

@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import {
   EnvelopeExpressAdapter,
+  compressingEnd,
   applyServerTimeouts,
   bodyBounds,
   jsonBodiesOnly,
@@ -116,7 +117,17 @@ function configureServer(app: NestExpressApplication, config: AppConfig): void {
   app.set('etag', false);
   // First, so it times everything: the request id and the security headers, then at close
   // the request-duration histogram by route template (docs/operations.md) and the access-log line.
-  app.use(requestLifecycle(rootLoggerFor(config), [httpMetrics()], securityHeaders(config)));
+  // gzip / brotli when asked (docs/decisions/0006-compression.md), prepared by the same
+  // middleware. Under the JSON APIs a request that does not ask pays nothing: the envelope
+  // writer and the exception filter set Vary themselves.
+  app.use(
+    requestLifecycle(
+      rootLoggerFor(config),
+      [httpMetrics()],
+      securityHeaders(config),
+      compressingEnd(JSON_API_URL),
+    ),
+  );
 }
 
 /**

@@ -36,9 +36,12 @@ export function requestLifecycle(
   logger: pino.Logger,
   observers: readonly ResponseObserver[] = [],
   headers: StaticHeaders = NO_HEADERS,
+  /** Run first for every request (the compressing res.end): no middleware layer of its own. */
+  prepare?: (req: ApiRequest, res: Response) => void,
 ) {
   const { all, byPath = [] } = headers;
   return (req: ApiRequest, res: Response, next: NextFunction): void => {
+    if (prepare) prepare(req, res);
     assignRequestId(req, res);
     for (let i = 0; i < all.length; i++) res.setHeader(all[i][0], all[i][1]);
     for (let i = 0; i < byPath.length; i++) {

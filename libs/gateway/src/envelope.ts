@@ -13,8 +13,9 @@ import {
   WithMeta,
   codeOfStatus,
   isoTimestamp,
-  serializeJson,
+  serializeJsonPlaced,
 } from '@app/core';
+import { COMPRESS_MIN_BYTES, placeKept, varyOnEncoding } from './compression';
 import { ApiRequest } from './request-context';
 import { ApiWarning, warningsOf } from './input-warnings';
 
@@ -150,10 +151,16 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     // What express's res.json() + res.send() write for our bodies (no ETag, so never a 304;
     // Node drops the body of a HEAD answer), without their content-type parsing, with
     // RawJson members (pre-rendered JSON text) placed as they are.
-    const bytes = serializeJson(envelope);
+    const { bytes, raw, at } = serializeJsonPlaced(envelope);
     if (!response.hasHeader('Content-Type'))
       response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', bytes.length);
+    // An answer that could be compressed varies by Accept-Encoding, asked or not (the
+    // compressing res.end, libs/gateway/src/compression.ts, is only there when asked).
+    if (bytes.length >= COMPRESS_MIN_BYTES) {
+      varyOnEncoding(response);
+      if (raw) placeKept(response, bytes, raw, at);
+    }
     return response.end(bytes);
   }
 }

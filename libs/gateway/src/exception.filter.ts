@@ -8,7 +8,8 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError, Clock, RefusalReason, codeOfStatus, metrics } from '@app/core';
+import { ApiError, Clock, RefusalReason, codeOfStatus, metrics, serializeJson } from '@app/core';
+import { COMPRESS_MIN_BYTES, varyOnEncoding } from './compression';
 import { errorEnvelope } from './envelope';
 import { ApiRequest } from './request-context';
 import { redactUrl } from '@app/logging';
@@ -62,8 +63,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(error.headers ?? {}))
       res.setHeader(name, String(value));
-    const body = errorEnvelope(error, req.id, this.clock.now());
-    res.status(error.status).json(body);
+    const bytes = serializeJson(errorEnvelope(error, req.id, this.clock.now()));
+    res.status(error.status);
+    if (!res.hasHeader('Content-Type'))
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', bytes.length);
+    if (bytes.length >= COMPRESS_MIN_BYTES) varyOnEncoding(res);
+    res.end(bytes);
   }
 
   /**

@@ -23,3 +23,4 @@ export * from './api-docs';
 export * from './error-examples';
 export * from './endpoint';
 export * from './input-warnings';
+export * from './compression';

@@ -29,6 +29,20 @@ let collecting: RawJson[] | null = null;
 
 /** The UTF-8 bytes of JSON.stringify(value), with every RawJson inside placed as it is. */
 export function serializeJson(value: unknown): Buffer {
+  return serializeJsonPlaced(value).bytes;
+}
+
+/**
+ * serializeJson, and where the answer's one RawJson held as bytes was placed (`raw` and its
+ * byte offset `at` in `bytes`; null when there is none or more than one): the answer is
+ * `bytes[0, at)` + `raw` + the rest, so a compressor can keep the compressed form of the part
+ * up to the end of `raw` for as long as `raw` is kept (libs/gateway/src/compression.ts).
+ */
+export function serializeJsonPlaced(value: unknown): {
+  bytes: Buffer;
+  raw: Buffer | null;
+  at: number;
+} {
   const outer = collecting;
   const found: RawJson[] = [];
   collecting = found;
@@ -38,7 +52,7 @@ export function serializeJson(value: unknown): Buffer {
   } finally {
     collecting = outer;
   }
-  if (found.length === 0) return Buffer.from(text, 'utf8');
+  if (found.length === 0) return { bytes: Buffer.from(text, 'utf8'), raw: null, at: 0 };
   // Substituted in order of appearance (JSON.stringify visits members in order): the text
   // between the placeholders, and each RawJson's bytes, copied once into the answer.
   const pieces: Buffer[] = [];
@@ -54,5 +68,7 @@ export function serializeJson(value: unknown): Buffer {
     from = at + quoted.length;
   }
   pieces.push(Buffer.from(text.slice(from), 'utf8'));
-  return Buffer.concat(pieces);
+  const bytes = Buffer.concat(pieces);
+  const only = found.length === 1 && Buffer.isBuffer(found[0].json) ? found[0].json : null;
+  return { bytes, raw: only, at: only ? pieces[0].length : 0 };
 }
