@@ -37,6 +37,10 @@ export const RULES = {
   missing_viewport: { severity: 'warning', title: 'Missing viewport meta tag' },
   thin_content: { severity: 'warning', title: 'Thin content (fewer than 200 words)' },
   invalid_structured_data: { severity: 'warning', title: 'Invalid JSON-LD structured data' },
+  broken_resource: {
+    severity: 'warning',
+    title: 'Broken image, script or stylesheet',
+  },
   // notice
   multiple_h1: { severity: 'notice', title: 'More than one <h1>' },
   noindex: { severity: 'notice', title: 'Page is noindex' },

@@ -14,6 +14,7 @@ export const DEFAULTS = {
   maxUrlsPerPattern: 30,
   maxQueryVariants: 25,
   maxUrlLength: 1024,
+  maxResourceChecks: 200,
 } as const;
 
 export interface ResolvedConfig {
@@ -32,6 +33,7 @@ export interface ResolvedConfig {
   maxUrlsPerPattern: number;
   maxQueryVariants: number;
   maxUrlLength: number;
+  maxResourceChecks: number;
   signal?: AbortSignal;
   onProgress?: AuditOptions['onProgress'];
   extraAllowedAddress?: AddressPolicy;
@@ -65,6 +67,7 @@ const NUMERIC_BOUNDS = {
   maxUrlsPerPattern: [DEFAULTS.maxUrlsPerPattern, 1, 1_000_000],
   maxQueryVariants: [DEFAULTS.maxQueryVariants, 1, 1_000_000],
   maxUrlLength: [DEFAULTS.maxUrlLength, 64, 65_536],
+  maxResourceChecks: [DEFAULTS.maxResourceChecks, 0, 10_000],
 } as const satisfies Record<string, readonly [number, number, number]>;
 
 type NumericOption = keyof typeof NUMERIC_BOUNDS;

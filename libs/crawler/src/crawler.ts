@@ -2,6 +2,7 @@ import { issue, pageRules, siteRules } from './audit-rules';
 import { type ResolvedConfig, resolveConfig } from './crawl-config';
 import { CrawlError, isCrawlError } from './crawl-error';
 import { CrawlSession } from './crawl-session';
+import { brokenResources, RESOURCE_CONCURRENCY } from './resource-check';
 import type { RobotsPolicy } from './robots';
 import { geoChecks, geoScore, issueCounts, ruleSummary, totalScore } from './scoring';
 import type { AuditOptions, AuditResult } from './types';
@@ -121,6 +122,16 @@ async function auditResult(
   const pages = s.records.map((r) => r.finding);
   for (const r of s.records) r.finding.issues.push(...pageRules(r, cfg));
   siteRules(s.records);
+  // Images, scripts and stylesheets: checked once per crawl through the same guarded fetcher,
+  // within the crawl's time limit (a check cut by it is unknown, not reported).
+  await brokenResources(
+    s.records,
+    (url, method) => s.fetcher.get(url, () => false, s.ctl.signal, undefined, method),
+    {
+      cap: cfg.maxResourceChecks,
+      concurrency: Math.min(RESOURCE_CONCURRENCY, cfg.concurrency),
+    },
+  );
   const issues = [...pages.flatMap((p) => p.issues), ...s.siteIssues];
   const finalStart = s.records[0]?.finding.finalUrl ?? cfg.startUrl;
   const startRobots = s.robotsResolved.get(new URL(finalStart).origin) ?? crawled.robots;

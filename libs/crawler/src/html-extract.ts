@@ -40,6 +40,8 @@ export interface ExtractedPage {
   imagesWithoutAlt: number;
   /** Raw URLs of sub-resources (img, script, iframe, media, stylesheet, ...) in document order. */
   resources: string[];
+  /** Images (src and srcset), scripts and stylesheets whose availability is checked (raw URLs). */
+  checkedResources: ExtractedResource[];
   jsonLdTypes: string[];
   jsonLdInvalid: number;
   jsonLdHasAuthor: boolean;
@@ -75,6 +77,25 @@ const VOID = new Set([
   'track',
   'wbr',
 ]);
+export type ResourceKind = 'image' | 'script' | 'stylesheet';
+export interface ExtractedResource {
+  url: string;
+  kind: ResourceKind;
+}
+
+/** The URLs of a srcset attribute ("a.png 1x, b.png 2x"): each candidate's first token. */
+export function srcsetUrls(srcset: string): string[] {
+  return srcset
+    .split(/,\s+|,(?=\S+\s)/)
+    .map((c) => c.trim().split(/\s+/)[0])
+    .filter((u): u is string => !!u && !u.startsWith('data:'));
+}
+
+function pushChecked(page: ExtractedPage, url: string | undefined, kind: ResourceKind): void {
+  const u = (url ?? '').trim();
+  if (u && !u.startsWith('data:')) page.checkedResources.push({ url: u, kind });
+}
+
 const RESOURCE_ATTR: Record<string, string> = {
   img: 'src',
   script: 'src',
@@ -153,6 +174,7 @@ function emptyPage(): ExtractedPage {
     images: 0,
     imagesWithoutAlt: 0,
     resources: [],
+    checkedResources: [],
     jsonLdTypes: [],
     jsonLdInvalid: 0,
     jsonLdHasAuthor: false,
@@ -192,6 +214,7 @@ function readLink(page: ExtractedPage, attrs: Attributes): void {
   ) {
     page.resources.push(href);
   }
+  if (href && rel.includes('stylesheet')) pushChecked(page, href, 'stylesheet');
 }
 
 /** <a>: a link (nofollow or not) and an author hint; anchors without href are not links. */
@@ -233,6 +256,11 @@ class PageExtraction {
     this.readElement(name, attrs);
     const resAttr = RESOURCE_ATTR[name];
     if (resAttr && attrs[resAttr]) this.page.resources.push(attrs[resAttr].trim());
+    if (name === 'script') pushChecked(this.page, attrs.src, 'script');
+    if (name === 'img') {
+      pushChecked(this.page, attrs.src, 'image');
+      for (const u of srcsetUrls(attrs.srcset ?? '')) pushChecked(this.page, u, 'image');
+    }
   }
 
   /** What an opening tag tells by its name and attributes (or the text capture it starts). */

@@ -231,6 +231,7 @@ export class HttpFetcher {
     readBody: (contentType: string | null) => boolean,
     signal?: AbortSignal,
     maxBytes: number = this.opts.maxBodyBytes,
+    method: 'GET' | 'HEAD' = 'GET',
   ): Promise<FetchResult> {
     const u = parseHttpUrl(url);
     this.assertPublicIpLiteral(u);
@@ -246,7 +247,7 @@ export class HttpFetcher {
         if (err) reject(toCrawlError(err));
         else resolve(value as FetchResult);
       };
-      const req = this.send(u, (res) => {
+      const req = this.send(u, method, (res) => {
         const head = responseHead(url, res);
         const settle = (err: unknown, body?: BodyOutcome) =>
           body === undefined
@@ -278,10 +279,14 @@ export class HttpFetcher {
   }
 
   /** Starts the GET (through the keep-alive agent and the guarded lookup); call `end()` to send. */
-  private send(u: URL, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {
+  private send(
+    u: URL,
+    method: 'GET' | 'HEAD',
+    onResponse: (res: http.IncomingMessage) => void,
+  ): http.ClientRequest {
     const isHttps = u.protocol === 'https:';
     const requestOptions: https.RequestOptions = {
-      method: 'GET',
+      method,
       headers: {
         'user-agent': this.opts.userAgent,
         accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5',

@@ -39,6 +39,8 @@ export interface AuditOptions {
   maxQueryVariants?: number;
   /** Trap guard: longest URL accepted, default 1024 characters. */
   maxUrlLength?: number;
+  /** broken_resource: distinct images/scripts/stylesheets checked per crawl, default 200 (0 = off). */
+  maxResourceChecks?: number;
   /**
    * TEST HOOK: when allowPrivateNetworks is false, additionally allow these non-public addresses
    * (e.g. exactly the fixture server's 127.0.0.1). Never set in production.

@@ -28,6 +28,8 @@ const RULE_FIXES: Readonly<Record<RuleId, string>> = {
   thin_content: 'Add useful content, or merge the page into a related one (or mark it noindex).',
   invalid_structured_data:
     'Fix the JSON-LD so it parses (test it with a structured-data validator).',
+  broken_resource:
+    'Upload the missing file or fix its address in the page (src, srcset or href); remove the reference if it is no longer used.',
   multiple_h1: 'Keep one <h1> per page; use <h2> and below for sections.',
   noindex: 'Remove the noindex directive if the page should appear in search results.',
   missing_canonical: 'Add <link rel="canonical"> pointing at the preferred URL of the page.',
