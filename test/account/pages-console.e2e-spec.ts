@@ -5,12 +5,15 @@ import { cookiePair, createPerson, hiddenValue, pageSignIn, setCookies } from '.
 /** The console's scripts (account-area/assets), in the order the page loads them. */
 const CONSOLE_SCRIPTS = [
   'console-common',
+  'console-nav',
+  'console-usage',
   'console-keys',
   'console-rank',
   'console-ai-visibility',
   'console-connections',
   'console-gsc',
   'console-webhooks',
+  'console-audits',
   'console-alerts',
   'console-password',
 ];

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, Clock, isoTimestamp, metrics } from '@app/core';
+import { APP_CONFIG, AppConfig, Clock, isoTimestamp, metrics, recordTimestamp } from '@app/core';
 import type { WebhookDeliveryEntity, WebhookEvent } from '@app/database';
 import { newDeliveryId } from './delivery-id';
 import { WebhookJobRecords } from './webhook-job-records';
@@ -12,6 +12,25 @@ import { WebhooksQueue } from './webhooks.queue';
 import { OutboxTx, WebhooksRepository } from './webhooks.repository';
 
 const WEBHOOK_USER_AGENT = 'SeoApi-Webhooks/1.0 (+site-audit completion, usage alerts)';
+
+/** The `type` of a test delivery (never stored, never retried). */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** What a test delivery got (POST /account/v1/webhooks/{id}/test). */
+export interface WebhookTestResult {
+  /** The `webhook-id` header it was sent with. */
+  webhook_id: string;
+  event: typeof WEBHOOK_TEST_EVENT;
+  url: string;
+  /** A 2xx answer. */
+  delivered: boolean;
+  /** The receiver's status code; null when there was no answer (see `error`). */
+  status_code: number | null;
+  /** Why there was no answer: timeout, refused address, connection failed (…). */
+  error: string | null;
+  duration_ms: number;
+  sent_at: string;
+}
 
 /** What one attempt decided. */
 export type AttemptOutcome =
@@ -101,29 +120,85 @@ export class WebhookDeliveriesService {
   }
 
   /** The signed POST of the delivery's body (signed with the account's current secrets). */
-  private async post(delivery: WebhookDeliveryEntity, data: object): Promise<WebhookResponse> {
-    const now = this.clock.now();
+  private post(delivery: WebhookDeliveryEntity, data: object): Promise<WebhookResponse> {
     const body = JSON.stringify({
       type: delivery.event,
       timestamp: isoTimestamp(delivery.createdAt),
       data,
     });
+    return this.signedPost(delivery.accountId, delivery.id, delivery.url, body);
+  }
+
+  /**
+   * One POST of `body` to `url` as delivery `id`: signed with the account's current secrets
+   * (both during a rotation's overlap), the address guard at connect time, the timeout. The
+   * one path of real deliveries and test deliveries.
+   */
+  private async signedPost(
+    accountId: number,
+    id: string,
+    target: string,
+    body: string,
+  ): Promise<WebhookResponse> {
+    const now = this.clock.now();
     const timestamp = Math.floor(now.getTime() / 1000);
-    const secrets = await this.secrets.signingSecrets(delivery.accountId, now);
-    const url = new URL(delivery.url);
+    const secrets = await this.secrets.signingSecrets(accountId, now);
+    let protocol: string;
+    try {
+      protocol = new URL(target).protocol;
+    } catch {
+      return { error: 'invalid URL' };
+    }
     return postWebhook({
-      url: delivery.url,
+      url: target,
       body,
       timeoutMs: this.config.webhooks.timeoutMs,
-      policy: webhookAddressPolicy(url.protocol, this.config.auditAllowPrivateNetworks),
+      policy: webhookAddressPolicy(protocol, this.config.auditAllowPrivateNetworks),
       headers: {
         'content-type': 'application/json',
         'user-agent': WEBHOOK_USER_AGENT,
-        'webhook-id': delivery.id,
+        'webhook-id': id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(secrets, delivery.id, timestamp, body),
+        'webhook-signature': signWebhook(secrets, id, timestamp, body),
       },
     });
+  }
+
+  /**
+   * A test delivery (docs/webhooks.md, "Test deliveries"): one signed POST of a `webhook.test`
+   * event to `target`, sent now by the same code as real deliveries (same headers, signature,
+   * address guard, timeout), with a new `webhook-id`. Not stored, not retried, not metered.
+   */
+  async sendTest(accountId: number, target: string, kinds: string[]): Promise<WebhookTestResult> {
+    const id = newDeliveryId();
+    const sentAt = this.clock.now();
+    const body = JSON.stringify({
+      type: WEBHOOK_TEST_EVENT,
+      timestamp: isoTimestamp(sentAt),
+      data: {
+        test: true,
+        message: 'A test delivery from your account console. No job or alert is behind it.',
+        used_by: kinds,
+      },
+    });
+    const started = process.hrtime.bigint();
+    const answer = await this.signedPost(accountId, id, target, body);
+    const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+    const statusCode = 'status' in answer ? answer.status : null;
+    this.logger.log(
+      { delivery_id: id, status_code: statusCode, error: 'error' in answer ? answer.error : null },
+      'Webhook test delivery sent',
+    );
+    return {
+      webhook_id: id,
+      event: WEBHOOK_TEST_EVENT,
+      url: target,
+      delivered: statusCode !== null && statusCode >= 200 && statusCode < 300,
+      status_code: statusCode,
+      error: 'error' in answer ? answer.error : null,
+      duration_ms: durationMs,
+      sent_at: recordTimestamp(sentAt),
+    };
   }
 
   /** 2xx delivered, 410 gone, else a retry while the schedule lasts, then failed. */

@@ -9,6 +9,7 @@ import { GscConnectModule } from '../gsc-connect/gsc-connect.module';
 import { AccountKeysController } from './account-keys.controller';
 import { AccountConnectionsController } from './account-connections.controller';
 import { AccountPagesController } from './account-pages.controller';
+import { AccountSiteAuditsController } from './account-site-audits.controller';
 import { AccountSignInController } from './account-sign-in.controller';
 import { SameOriginGuard } from '../session/same-origin.guard';
 import { SessionModule } from '../session/session.module';
@@ -34,6 +35,7 @@ import { SessionModule } from '../session/session.module';
     AccountConnectionsController,
     AccountSignInController,
     AccountPagesController,
+    AccountSiteAuditsController,
   ],
   providers: [{ provide: APP_GUARD, useClass: SameOriginGuard }],
   exports: [AccountsModule, SessionModule],

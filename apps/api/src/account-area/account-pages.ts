@@ -134,7 +134,10 @@ const TOP_ENDPOINTS = 5;
 /** The model of views/console.hbs: every figure and date already written out. */
 interface ConsolePage {
   title: string;
+  styles: string[];
   scripts: string[];
+  /** The section navigation: each section's element id and name, in page order. */
+  sections: Array<{ id: string; name: string }>;
   csrfToken: string;
   googleConfigured: boolean;
   email: string;
@@ -181,20 +184,46 @@ interface ConsolePage {
  */
 const CONSOLE_SCRIPTS = [
   'console-common.js',
+  'console-nav.js',
+  'console-usage.js',
   'console-keys.js',
   'console-rank.js',
   'console-ai-visibility.js',
   'console-connections.js',
   'console-gsc.js',
   'console-webhooks.js',
+  'console-audits.js',
   'console-alerts.js',
   'console-password.js',
+];
+
+/**
+ * The console's sections in page order (element id, name in the navigation). These ids are
+ * link targets (`/account#webhooks`): keep them.
+ */
+export const CONSOLE_SECTIONS: ReadonlyArray<{ id: string; name: string; apiOnly?: boolean }> = [
+  { id: 'usage', name: 'Usage' },
+  { id: 'usage-history', name: 'Calls by day' },
+  { id: 'keys', name: 'API keys' },
+  { id: 'alerts', name: 'Usage alerts', apiOnly: true },
+  { id: 'rank-tracking', name: 'Rank tracking' },
+  { id: 'ai-visibility', name: 'AI visibility' },
+  { id: 'connections', name: 'Connected apps' },
+  { id: 'search-console', name: 'Search Console' },
+  { id: 'webhooks', name: 'Webhooks' },
+  { id: 'site-audits', name: 'Site audits' },
+  { id: 'password', name: 'Password' },
 ];
 
 export function consolePage(v: ConsoleView): ConsolePage {
   return {
     title: 'Your account',
+    styles: ['console.css'],
     scripts: [...CONSOLE_SCRIPTS],
+    sections: CONSOLE_SECTIONS.filter((s) => v.apiAccess || !s.apiOnly).map(({ id, name }) => ({
+      id,
+      name,
+    })),
     csrfToken: v.csrfToken,
     googleConfigured: v.googleConfigured,
     email: v.email,

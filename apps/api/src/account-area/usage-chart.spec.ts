@@ -51,4 +51,28 @@ describe('console usage chart', () => {
       expect(bar.x + bar.width).toBeLessThanOrEqual(chart.plotRight);
     }
   });
+
+  it('folds each run of two or more empty days behind one summary row, newest first', () => {
+    // Oldest first: Nov 1 has calls, Nov 2-5 none, Nov 6 calls, Nov 7 none, Nov 8 calls.
+    const calls = [3, 0, 0, 0, 0, 5, 0, 2];
+    const chart = usageChart(calls.map((n, i) => day(`2026-11-0${i + 1}`, n, 0, 0)));
+    const shape = chart.tableRows.map((r) =>
+      r.day
+        ? `${r.date}${r.run ? ` (run ${r.run})` : ''}`
+        : `${r.count} empty ${r.oldest}..${r.newest}`,
+    );
+    expect(shape).toEqual([
+      '2026-11-08',
+      '2026-11-07',
+      '2026-11-06',
+      '4 empty 2026-11-02..2026-11-05',
+      '2026-11-05 (run 1)',
+      '2026-11-04 (run 1)',
+      '2026-11-03 (run 1)',
+      '2026-11-02 (run 1)',
+      '2026-11-01',
+    ]);
+    // Every day is still in the table, once.
+    expect(chart.tableRows.filter((r) => r.day)).toHaveLength(8);
+  });
 });

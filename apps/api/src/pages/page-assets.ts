@@ -17,7 +17,11 @@ export const API_SRC_DIR = join(__dirname, '..');
 const FILES: Readonly<Record<string, string>> = {
   'site.css': 'pages/assets/site.css',
   'report.css': 'site-audit/assets/report.css',
+  'console.css': 'account-area/assets/console.css',
   'console-common.js': 'account-area/assets/console-common.js',
+  'console-nav.js': 'account-area/assets/console-nav.js',
+  'console-usage.js': 'account-area/assets/console-usage.js',
+  'console-audits.js': 'account-area/assets/console-audits.js',
   'console-keys.js': 'account-area/assets/console-keys.js',
   'console-rank.js': 'account-area/assets/console-rank.js',
   'console-ai-visibility.js': 'account-area/assets/console-ai-visibility.js',

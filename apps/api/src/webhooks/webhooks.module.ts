@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@app/accounts';
 import { SiteAuditModule } from '@app/site-audit';
+import { RedisModule } from '@app/redis';
 import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { SessionModule } from '../session/session.module';
 import { AccountWebhooksController } from './account-webhooks.controller';
 import { AdminWebhooksController } from './admin-webhooks.controller';
+import { AccountWebhookEndpoints } from './account-webhook-endpoints';
 
 /**
  * Site-audit webhooks over HTTP (docs/webhooks.md): the signing secret and the deliveries,
@@ -13,7 +15,8 @@ import { AdminWebhooksController } from './admin-webhooks.controller';
  * libs/site-audit/src/webhooks; the worker's delivery processor in apps/worker/src/webhooks.
  */
 @Module({
-  imports: [AccountsModule, SiteAuditModule, SessionModule, AdminRoutesModule],
+  imports: [AccountsModule, SiteAuditModule, SessionModule, AdminRoutesModule, RedisModule],
   controllers: [AccountWebhooksController, AdminWebhooksController],
+  providers: [AccountWebhookEndpoints],
 })
 export class WebhooksModule {}

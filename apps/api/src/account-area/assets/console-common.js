@@ -5,8 +5,8 @@
  * and revoke connected apps, show and rotate the webhook secret, save the usage alerts and
  * change the password, and manage rank tracking. They write text with textContent only, never
  * HTML. One file per section of the page (console-keys.js, console-rank.js,
- * console-connections.js, console-webhooks.js,
- * console-alerts.js, console-password.js), loaded after this one: classic deferred scripts,
+ * console-connections.js, console-webhooks.js, console-audits.js, console-alerts.js,
+ * console-password.js; console-nav.js and console-usage.js need none of it), loaded after this one: classic deferred scripts,
  * run in page order, sharing only the `SeoConsole` helpers below (each section keeps its own
  * names inside a block). Type-checked by tsconfig.web.json, linted with browser globals.
  */
@@ -22,6 +22,16 @@
  *   previous_secret_valid_until: string | null }} WebhookSecret
  * @typedef {{ id: string, job_id: string, event: string, status: string, attempts: number,
  *   last_status_code: number | null, last_attempt_at: string | null }} Delivery
+ * @typedef {{ id: string, url: string, used_by: string[],
+ *   last_used_at: string | null }} WebhookEndpoint
+ * @typedef {{ webhook_id: string, event: string, url: string, delivered: boolean,
+ *   status_code: number | null, error: string | null, duration_ms: number,
+ *   sent_at: string }} WebhookTestResult
+ * @typedef {{ job_id: string, status: string, progress: number, created_at: string,
+ *   completed_at: string | null, url: string | null,
+ *   data?: { domain: string, total_score: number, report_url: string,
+ *     pages_crawled: number },
+ *   error?: { code: string, message: string } }} SiteAuditJob
  * @typedef {{ project_id: number, domain: string, name: string, match: string,
  *   tracking: boolean, keywords_count: number, created_at: string,
  *   updated_at: string }} RankProject
