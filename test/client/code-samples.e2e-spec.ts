@@ -263,6 +263,73 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
     await typeCheckAndRun(sources);
   });
 
+  /** The text of the HTML elements, decoded (the reference page escapes &, <, >, " and '). */
+  const decoded = (html: string): string =>
+    html
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+
+  it('the /docs page shows exactly these samples beside each operation (what runs here is what is served)', async () => {
+    const html = (await request(t.url).get('/docs')).text;
+    for (const e of publicOperations()) {
+      const section = new RegExp(
+        `<section class="op" id="${e.operationId}"[\\s\\S]*?</section>`,
+      ).exec(html)?.[0];
+      expect({ op: e.operationId, found: section !== undefined }).toEqual({
+        op: e.operationId,
+        found: true,
+      });
+      const shown = [
+        ...section!.matchAll(
+          /data-lang="([^"]+)"[^>]*>.*?<pre tabindex="0"><code>([\s\S]*?)<\/code><\/pre>/g,
+        ),
+      ].map((m) => ({ lang: m[1], source: decoded(m[2]) }));
+      expect(shown).toEqual(
+        samplesOf(e.method, e.path).map((x) => ({ lang: x.lang, source: x.source })),
+      );
+    }
+  });
+
+  it('each language prints the API error code and message of an error answer (an unknown job: 404 NOT_FOUND)', async () => {
+    // getJob's sample as served, with this instance's URL but the sample's own job id, which
+    // this account does not have.
+    const op = publicOperations().find((e) => e.operationId === 'getJob')!;
+    const raw = (lang: string) =>
+      samplesOf(op.method, op.path)
+        .find((x) => x.lang === lang)!
+        .source.split(t.config.publicBaseUrl)
+        .join(t.url);
+    const api = await request(t.url)
+      .get('/api/v1/jobs/job_3kTMd92jf8AbQx0PzLw1Rv')
+      .set('Authorization', `Bearer ${acc.key}`);
+    expect(api.status).toBe(404);
+    const { code, message } = api.body.error as { code: string; message: string };
+    expect(code).toBe('NOT_FOUND');
+
+    const curl = await run('bash', ['-c', raw('Shell')], env());
+    expect(curl.status).toBe(22); // --fail-with-body: a failing exit, the envelope printed
+    expect(JSON.parse(curl.stdout).error).toMatchObject({ code, message });
+
+    const py = await run('python3', ['-c', raw('Python')], env());
+    expect(py.status).toBe(1);
+    expect(py.stderr.trim()).toBe(`404 ${code}: ${message}`);
+
+    const name = 'getJobError';
+    writeFileSync(join(work, `${name}.ts`), raw('TypeScript'));
+    const js = ts
+      .transpileModule(raw('TypeScript'), {
+        compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+      })
+      .outputText.replace("'@seo-api/client'", JSON.stringify(build.esmUrl));
+    writeFileSync(join(work, `${name}.mjs`), js);
+    const node = await run(process.execPath, [join(work, `${name}.mjs`)], env());
+    expect(node.status).toBe(1);
+    expect(node.stderr.trim()).toBe(`404 ${code}: ${message}`);
+  });
+
   it('the README\'s "Use it from code" example type-checks and runs', async () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Use it from code'));

@@ -226,6 +226,7 @@ describe('OpenAPI documents: public /docs and admin /admin/docs (issue 15)', () 
   it('the public /docs page stays open', async () => {
     const res = await request(t.url).get('/docs');
     expect(res.status).toBe(200);
-    expect(res.text.toLowerCase()).toContain('swagger');
+    expect(res.text).toContain('<title>API reference · SEO data API</title>');
+    expect(res.text).toContain('id="getUsage"');
   });
 });

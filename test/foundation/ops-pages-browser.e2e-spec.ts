@@ -123,7 +123,7 @@ const outside = (urls: string[], origin: string): string[] =>
     try {
       const requests = recordRequests(b.page);
       await b.page.goto(`${t.url}/docs`);
-      await b.page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+      await b.page.locator('.op').first().waitFor({ timeout: 20_000 });
       const viewport = await b.page.getAttribute('meta[name="viewport"]', 'content');
       expect(viewport).toBe('width=device-width, initial-scale=1');
       expect(await b.page.evaluate<number>('window.innerWidth')).toBe(VIEWPORTS.phone.width);
@@ -139,14 +139,16 @@ const outside = (urls: string[], origin: string): string[] =>
 
       const scrollWidth = () => b.page.evaluate<number>('document.scrollingElement.scrollWidth');
       expect(await scrollWidth()).toBeLessThanOrEqual(VIEWPORTS.phone.width + 2);
-      // An operation opened (parameters, responses, schemas) still fits.
-      await b.page.locator('.opblock-summary').first().click();
-      await b.page.locator('.opblock-body').first().waitFor({ timeout: 10_000 });
+      // Every answer of an operation opened (examples, members) still fits.
+      for (const d of await b.page.locator('#getBacklinks details').all())
+        await d.evaluate((el) => el.setAttribute('open', ''));
       expect(await scrollWidth()).toBeLessThanOrEqual(VIEWPORTS.phone.width + 2);
       await b.page.screenshot({ path: join(SHOTS, 'docs-phone.png'), fullPage: true });
 
-      // Swagger UI's own files come from this app (swagger-ui-dist), nothing from elsewhere.
-      expect(requests.some((u) => u.startsWith(`${t.url}/docs/swagger-ui-bundle.js`))).toBe(true);
+      // The reference's own files come from this app (/docs/assets), nothing from elsewhere.
+      expect(requests.some((u) => /\/docs\/assets\/reference\.[0-9a-f]{12}\.js$/.test(u))).toBe(
+        true,
+      );
       expect(outside(requests, t.url)).toEqual([]);
 
       // The admin reference is the same page, with its own title.
@@ -163,12 +165,12 @@ const outside = (urls: string[], origin: string): string[] =>
     }
   }, 60_000);
 
-  it('/docs: Swagger UI shows the public routes only', async () => {
+  it('/docs: the reference shows the public routes only', async () => {
     const b = await openBrowser(VIEWPORTS.desktop, t.url);
     try {
       await b.page.goto(`${t.url}/docs`);
-      await b.page.locator('.opblock').first().waitFor({ timeout: 20_000 });
-      const paths = await b.page.locator('.opblock-summary-path').allInnerTexts();
+      await b.page.locator('.op').first().waitFor({ timeout: 20_000 });
+      const paths = await b.page.locator('.op h2 .path').allInnerTexts();
       const clean = paths.map((p) => p.replace(/\u200b/g, '').trim());
       expect(clean[0]).toBe('/api/v1/usage');
       expect(clean).toContain('/api/v1/backlinks');

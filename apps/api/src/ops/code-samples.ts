@@ -30,7 +30,7 @@ function urlOf(baseUrl: string, path: string, call: SampleCall): string {
 
 function curl(method: string, url: string, body: unknown): string {
   const lines = [
-    `curl -sS${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${url}"`,
+    `curl -sS --fail-with-body${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${url}"`,
     '  -H "Authorization: Bearer $SEO_API_KEY"',
   ];
   if (body !== undefined)
@@ -41,12 +41,22 @@ function curl(method: string, url: string, body: unknown): string {
   return lines.join(' \\\n');
 }
 
+/**
+ * The TypeScript sample: the call in a try block; an error answer (the client's SeoApiError)
+ * is printed with its HTTP status, code and message, and the process exits 1.
+ */
 function typescript(baseUrl: string, call: SampleCall): string {
   return [
-    `import { SeoApiClient } from '${CLIENT_PACKAGE}';`,
+    `import { SeoApiClient, SeoApiError } from '${CLIENT_PACKAGE}';`,
     '',
     `const client = new SeoApiClient({ apiKey: process.env.SEO_API_KEY!, baseUrl: ${JSON.stringify(baseUrl)} });`,
-    call.typescript,
+    'try {',
+    ...call.typescript.split('\n').map((line) => `  ${line}`),
+    '} catch (err) {',
+    '  if (!(err instanceof SeoApiError)) throw err;',
+    '  console.error(`${err.status} ${err.code}: ${err.message}`);',
+    '  process.exitCode = 1;',
+    '}',
   ].join('\n');
 }
 
@@ -72,16 +82,23 @@ function pythonSample(method: string, url: string, call: SampleCall): string {
   }
   args.push(`    headers={${headers.join(', ')}},`);
   if (method !== 'get') args.push(`    method=${JSON.stringify(method.toUpperCase())},`);
+  // An error answer raises HTTPError, whose body is the API's envelope: its code and message
+  // are printed (not urllib's bare "HTTP Error 404") and the script exits 1.
   return [
     'import json',
     'import os',
+    'import urllib.error',
     'import urllib.request',
     '',
     'request = urllib.request.Request(',
     ...args,
     ')',
-    'with urllib.request.urlopen(request) as response:',
-    '    answer = json.load(response)',
+    'try:',
+    '    with urllib.request.urlopen(request) as response:',
+    '        answer = json.load(response)',
+    'except urllib.error.HTTPError as err:',
+    '    error = json.load(err).get("error", {})',
+    "    raise SystemExit(f\"{err.code} {error.get('code')}: {error.get('message')}\")",
     `print(${call.pythonPrint})`,
   ].join('\n');
 }

@@ -8,7 +8,16 @@ import { APP_CONFIG, AppConfig, collectProcessMetrics } from '@app/core';
 import { PageAssets } from '../pages/page-assets';
 import { OpsAuth } from './ops-auth';
 import { OpsQueues } from './ops-queues';
+import { declaredEndpoints } from '@app/gateway';
 import { adminDocument, publicDocument } from './openapi';
+import { referencePage } from './reference/reference-page';
+import {
+  PAGE_CACHE,
+  REFERENCE_CSP,
+  ReferenceAssets,
+  encode,
+  sendEncoded,
+} from './reference/reference-assets';
 import {
   QUEUE_DASHBOARD_UI,
   SWAGGER_UI_PAGES,
@@ -38,9 +47,46 @@ export function installOps(app: NestExpressApplication): void {
     installAdminDocs(app, auth, favicon);
   }
 
-  app.use('/docs', amendHtml(withViewportMeta, SWAGGER_UI_PAGES));
-  SwaggerModule.setup('docs', app, publicDocument(app), {
-    ...swaggerUiOptions('API reference', favicon),
+  installReference(app, favicon);
+}
+
+/**
+ * The public reference: the page at /docs (reference/reference-page.ts, written once from the
+ * document), its fingerprinted assets at /docs/assets/, and the document itself at
+ * /docs/openapi.json and /docs/openapi.yaml (SwaggerModule, without its UI).
+ */
+function installReference(app: NestExpressApplication, favicon: string): void {
+  const doc = publicDocument(app);
+  const assets = new ReferenceAssets();
+  const calls = new Map(
+    declaredEndpoints().map((e) => [
+      e.declaration.operationId,
+      {
+        query: e.declaration.sample.query,
+        path: e.declaration.sample.path,
+        body: e.declaration.sample.body,
+      },
+    ]),
+  );
+  const page = encode(
+    referencePage(
+      doc,
+      { css: assets.url('reference.css'), js: assets.url('reference.js'), favicon },
+      calls,
+    ),
+    'text/html; charset=utf-8',
+  );
+  app.use('/docs/assets', assets.handler());
+  app.use('/docs', (req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !['/', '/index.html'].includes(req.path))
+      return next();
+    res.setHeader('Content-Security-Policy', REFERENCE_CSP);
+    res.setHeader('Referrer-Policy', 'same-origin');
+    sendEncoded(req, res, page, PAGE_CACHE);
+  });
+  SwaggerModule.setup('docs', app, doc, {
+    ui: false,
+    raw: ['json', 'yaml'],
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
   });
