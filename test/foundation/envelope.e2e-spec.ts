@@ -181,6 +181,9 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
     const ready = await t.http().get('/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body.data.checks).toEqual({ postgres: 'ok', redis: 'ok' });
+    // Which node DATABASE_URL reached, and its replication state (issue 43).
+    expect(ready.body.data.primary).toMatchObject({ in_recovery: false, port: 5432 });
+    expect(Array.isArray(ready.body.data.primary.replication)).toBe(true);
   });
 
   it('serves the OpenAPI document with both security schemes', async () => {

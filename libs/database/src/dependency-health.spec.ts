@@ -27,6 +27,10 @@ describe('unreachableDependency', () => {
     [new Error('Connection terminated due to connection timeout'), 'postgres'],
     [{ name: 'QueryFailedError', message: 'x', driverError: { code: '57P01' } }, 'postgres'],
     [{ message: 'wrapped', cause: { code: '08006' } }, 'postgres'],
+    [
+      { name: 'QueryFailedError', message: 'read-only', driverError: { code: '25006' } },
+      'postgres',
+    ],
   ])('%p → %s', (err, dependency) => {
     expect(unreachableDependency(err)).toBe(dependency);
   });

@@ -79,8 +79,15 @@ export function unreachableDependency(err: unknown, depth = 0): Dependency | nul
   if (typeof e.code === 'string') {
     if (SOCKET_CODES.has(e.code)) return 'postgres';
     // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now),
-    // 53300 (too many connections).
-    if (/^08[0-9A-Z]{3}$/.test(e.code) || /^57P0[1-3]$/.test(e.code) || e.code === '53300')
+    // 53300 (too many connections), 25006 (a write reached a node that is a standby now: the
+    // old primary demoted by Patroni before HAProxy cut the pooled connection; nothing was
+    // committed, the retry reaches the new primary — docs/decisions/0003-primary-failover.md).
+    if (
+      /^08[0-9A-Z]{3}$/.test(e.code) ||
+      /^57P0[1-3]$/.test(e.code) ||
+      e.code === '53300' ||
+      e.code === '25006'
+    )
       return 'postgres';
   }
   if (PG_UNREACHABLE.test(message)) return 'postgres';

@@ -5,6 +5,21 @@ import { APP_CONFIG, AppConfig } from '@app/core';
 /** The bound of one ping, connecting included (ms). */
 const PING_TIMEOUT_MS = 2000;
 
+/** Which node answered the ping, whether it is a primary, and its standbys' states. */
+export interface PrimaryNodeStatus {
+  address: string | null;
+  port: number | null;
+  in_recovery: boolean;
+  replication: Array<{ application_name: string; state: string | null; sync_state: string | null }>;
+  checked_at: string;
+}
+
+const NODE_SQL = `SELECT inet_server_addr()::text AS address, inet_server_port() AS port,
+  pg_is_in_recovery() AS in_recovery,
+  (SELECT coalesce(json_agg(json_build_object('application_name', application_name,
+     'state', state, 'sync_state', sync_state) ORDER BY application_name), '[]'::json)
+   FROM pg_stat_replication) AS replication`;
+
 /**
  * Whether PostgreSQL answers, asked on a connection of its own (`/health/ready`, the home
  * page): not through the request pool, whose slots may all be taken by statements waiting on
@@ -16,18 +31,30 @@ const PING_TIMEOUT_MS = 2000;
 @Injectable()
 export class PostgresPing implements OnApplicationShutdown {
   private client: Client | null = null;
+  private lastNode: PrimaryNodeStatus | null = null;
   private inFlight: Promise<void> | null = null;
   private closed = false;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  /** Resolves when PostgreSQL answers `SELECT 1` within `timeoutMs`; rejects otherwise. */
+  /**
+   * Resolves when PostgreSQL answers (the node query, NODE_SQL) within `timeoutMs`; rejects
+   * otherwise.
+   */
   ping(timeoutMs = PING_TIMEOUT_MS): Promise<void> {
     if (this.closed) return Promise.reject(new Error('PostgresPing is closed'));
     this.inFlight ??= this.run(timeoutMs).finally(() => {
       this.inFlight = null;
     });
     return this.inFlight;
+  }
+
+  /**
+   * The node DATABASE_URL reached at the last successful ping (through HAProxy: the current
+   * Patroni leader) and its replication state; null before the first ping (issue 43).
+   */
+  node(): PrimaryNodeStatus | null {
+    return this.lastNode;
   }
 
   onApplicationShutdown(): Promise<void> | void {
@@ -54,7 +81,8 @@ export class PostgresPing implements OnApplicationShutdown {
           this.client = opened;
           await opened.connect();
         }
-        await client.query('SELECT 1');
+        const r = await client.query<PrimaryNodeStatus>(NODE_SQL);
+        this.lastNode = { ...r.rows[0], checked_at: new Date().toISOString() };
       };
       await Promise.race([
         attempt(),

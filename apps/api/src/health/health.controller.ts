@@ -1,7 +1,14 @@
 import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { APP_CONFIG, ApiError, AppConfig } from '@app/core';
-import { ClockSkewMonitor, ClockSkewStatus, ReadSql, StandbyStatus } from '@app/database';
+import {
+  ClockSkewMonitor,
+  ClockSkewStatus,
+  PostgresPing,
+  PrimaryNodeStatus,
+  ReadSql,
+  StandbyStatus,
+} from '@app/database';
 import { Public } from '@app/gateway';
 import { MemoryPolicyStatus, RedisMemoryPolicy } from '@app/redis';
 import { Readiness } from './readiness';
@@ -18,6 +25,10 @@ import { Readiness } from './readiness';
  *
  * It also shows this process's clock against PostgreSQL's (`clock`, checked every 30 s):
  * reported, never failing readiness (docs/reliability.md, "Clocks").
+ *
+ * `primary`: the node DATABASE_URL reached at the last readiness ping (behind HAProxy, the
+ * Patroni leader), whether it is in recovery, and its standbys' replication and sync states
+ * (docs/operations.md, "PostgreSQL primary failover").
  */
 @ApiExcludeController()
 @Public()
@@ -29,6 +40,7 @@ export class HealthController {
     private readonly memoryPolicy: RedisMemoryPolicy,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clockSkew: ClockSkewMonitor,
+    private readonly postgres: PostgresPing,
   ) {}
 
   @Get('live')
@@ -42,6 +54,7 @@ export class HealthController {
     status: string;
     checks: Record<string, string>;
     standby: StandbyStatus;
+    primary: PrimaryNodeStatus | null;
     redis_memory_policy: MemoryPolicyStatus;
     clock: ClockSkewStatus;
   }> {
@@ -62,6 +75,7 @@ export class HealthController {
       status: 'ok',
       checks,
       standby: this.reads.status(),
+      primary: this.postgres.node(),
       redis_memory_policy: policy,
       clock: this.clockSkew.status(),
     };
