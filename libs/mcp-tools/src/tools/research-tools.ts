@@ -87,7 +87,7 @@ const KEYWORD_RESEARCH = {
       ),
     language_code: withFallback(
       LANGUAGES,
-      'Language, default en; an unknown code silently falls back to English',
+      'Language, default en; an unknown code falls back to English, named in meta.warnings',
     ).optional(),
     limit: boundedInt(1, 100, 'Most related keywords returned, 1-100, default 10'),
     fields: fieldsArg('related_keywords', ['keyword', 'search_volume', 'difficulty']),

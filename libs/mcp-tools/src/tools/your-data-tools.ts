@@ -107,13 +107,13 @@ const QUERY_GSC = {
     dim: withFallback(
       GSC_DIMENSIONS,
       'Grouping dimension: query (default), page, country, device, date or searchAppearance. An unrecognized value ' +
-        'silently falls back to query; data.dim shows what was applied.',
+        'falls back to query; data.dim shows what was applied and meta.warnings names the replaced value.',
     ).optional(),
     from: plainDate('First day, YYYY-MM-DD; default 28 days before today').optional(),
     to: plainDate('Last day, YYYY-MM-DD; default today').optional(),
     sort: withFallback(
       GSC_SORTS,
-      'Sort by clicks (default), impressions, ctr, position or key; an unrecognized value silently falls back to clicks',
+      'Sort by clicks (default), impressions, ctr, position or key; an unrecognized value falls back to clicks, named in meta.warnings',
     ).optional(),
     dir: z.enum(['desc', 'asc']).optional().describe('Sort direction, desc (default) or asc'),
     limit: boundedInt(1, 500, 'Most rows returned, 1-500, default 100'),
