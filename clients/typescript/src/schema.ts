@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * Search Console performance aggregated by one dimension over a period
-         * @description Clicks, impressions, CTR and position per key of `dim` over [from, to], sorted and limited; totals cover the whole period whatever the limit, and total_rows counts the distinct keys. An unrecognized dim or sort falls back to query or clicks (data.dim and meta.sort say what was applied); 404 when the property is not the account’s.
+         * @description Clicks, impressions, CTR and position per key of `dim` over [from, to], sorted and limited; totals cover the whole period whatever the limit, and total_rows counts the distinct keys. An unrecognized dim or sort falls back to query or clicks (data.dim and meta.sort say what was applied, and meta.warnings names the fallback); 404 when the property is not the account’s.
          *
          *     **Cost:** Your-data call: one API call, never refused at the monthly cap. No feature quota, no credits.
          */
@@ -611,7 +611,7 @@ export interface components {
              */
             location_code?: number;
             /**
-             * @description One of en, es, fr, de, it, pt, nl, ru, ja, zh. Unknown codes silently fall back to en; a language the market does not offer uses the market language (echoed as data.language_code)
+             * @description One of en, es, fr, de, it, pt, nl, ru, ja, zh. Unknown codes fall back to en (named in meta.warnings); a language the market does not offer uses the market language (echoed as data.language_code)
              * @default en
              * @example en
              */

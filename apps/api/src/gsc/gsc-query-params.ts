@@ -29,7 +29,7 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], fallback:
 
 /**
  * Resolves the parameters of GET /gsc/queries (after DTO validation): unrecognized dim and
- * sort fall back silently (query / clicks); the period defaults to [today − 28 days, today]
+ * sort fall back (query / clicks; the controller names it in meta.warnings); the period defaults to [today − 28 days, today]
  * by the injected clock; a reversed period is a validation error.
  */
 export function resolveGscQuery(

@@ -51,7 +51,7 @@ export class GscController {
       'Clicks, impressions, CTR and position per key of `dim` over [from, to], sorted and limited; ' +
       'totals cover the whole period whatever the limit, and total_rows counts the distinct keys. ' +
       'An unrecognized dim or sort falls back to query or clicks (data.dim and meta.sort say ' +
-      'what was applied); 404 when the property is not the account’s.',
+      'what was applied, and meta.warnings names the fallback); 404 when the property is not the account’s.',
     answer: GscQueriesAnswerSchema,
     group: 'your-data',
     errors: ['notFound', 'validation'],

@@ -28,7 +28,7 @@ export class KeywordResearchDto {
     default: 'en',
     example: 'en',
     description:
-      `One of ${SUPPORTED_LANGUAGES.join(', ')}. Unknown codes silently fall back to en; a language ` +
+      `One of ${SUPPORTED_LANGUAGES.join(', ')}. Unknown codes fall back to en (named in meta.warnings); a language ` +
       'the market does not offer uses the market language (echoed as data.language_code)',
   })
   @Rules(IsOptional(), IsString(), MaxLength(64))
