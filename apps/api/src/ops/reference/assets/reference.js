@@ -1,8 +1,10 @@
+// @ts-check
 /* The API reference page (/docs): sample tabs, copy buttons, and the Try it forms, which call
  * this origin with the key typed on the page (kept in sessionStorage for the tab only). */
 (function () {
   'use strict';
-  var keyInput = document.getElementById('api-key');
+  var keyInput = /** @type {HTMLInputElement} */ (document.getElementById('api-key'));
+  if (!keyInput) return;
   try {
     keyInput.value = sessionStorage.getItem('seo-api-key') || '';
   } catch {
@@ -18,26 +20,31 @@
 
   // On a phone the operations list starts closed, so the page opens on the reference.
   if (window.matchMedia('(max-width: 900px)').matches) {
-    var toc = document.querySelector('.toc details');
+    var toc = /** @type {HTMLDetailsElement | null} */ (document.querySelector('.toc details'));
     if (toc) toc.open = false;
   }
 
+  /** @param {HTMLElement} tab */
   function select(tab) {
     var list = tab.parentElement;
-    list.querySelectorAll('[role="tab"]').forEach(function (t) {
+    if (!list) return;
+    list.querySelectorAll('[role="tab"]').forEach(function (el) {
+      var t = /** @type {HTMLElement} */ (el);
       var on = t === tab;
       t.setAttribute('aria-selected', String(on));
       t.tabIndex = on ? 0 : -1;
-      document.getElementById(t.getAttribute('aria-controls')).hidden = !on;
+      var panel = document.getElementById(t.getAttribute('aria-controls') || '');
+      if (panel) panel.hidden = !on;
     });
   }
   document.querySelectorAll('[role="tablist"]').forEach(function (list) {
+    /** @type {HTMLElement[]} */
     var tabs = Array.prototype.slice.call(list.querySelectorAll('[role="tab"]'));
     tabs.forEach(function (tab, i) {
       tab.addEventListener('click', function () {
         select(tab);
       });
-      tab.addEventListener('keydown', function (ev) {
+      tab.addEventListener('keydown', function (/** @type {KeyboardEvent} */ ev) {
         var next = ev.key === 'ArrowRight' ? i + 1 : ev.key === 'ArrowLeft' ? i - 1 : null;
         if (next === null) return;
         var t = tabs[(next + tabs.length) % tabs.length];
@@ -49,7 +56,8 @@
 
   document.querySelectorAll('.copy').forEach(function (button) {
     button.addEventListener('click', function () {
-      var code = button.parentElement.querySelector('code').textContent;
+      var holder = button.parentElement && button.parentElement.querySelector('code');
+      var code = holder ? holder.textContent || '' : '';
       if (navigator.clipboard) {
         navigator.clipboard.writeText(code).then(
           function () {
@@ -63,6 +71,11 @@
     });
   });
 
+  /**
+   * @param {Element} out
+   * @param {string} status
+   * @param {string} text
+   */
   function show(out, status, text) {
     out.textContent = '';
     var line = document.createElement('p');
@@ -82,24 +95,32 @@
       ev.preventDefault();
       var out = form.querySelector('.result');
       var path = form.getAttribute('data-path');
+      if (!out || path === null) return;
+      var result = out;
+      var target = path;
       var query = new URLSearchParams();
-      form.querySelectorAll('input[data-in]').forEach(function (input) {
+      form.querySelectorAll('input[data-in]').forEach(function (el) {
+        var input = /** @type {HTMLInputElement} */ (el);
         if (input.getAttribute('data-in') === 'path')
-          path = path.replace('{' + input.name + '}', encodeURIComponent(input.value));
+          target = target.replace('{' + input.name + '}', encodeURIComponent(input.value));
         else if (input.value !== '') query.append(input.name, input.value);
       });
-      var method = form.getAttribute('data-method');
+      var method = form.getAttribute('data-method') || 'GET';
+      /** @type {Record<string, string>} */
       var headers = { Accept: 'application/json' };
       if (keyInput.value) headers.Authorization = 'Bearer ' + keyInput.value.trim();
+      /** @type {RequestInit} */
       var init = { method: method, headers: headers, credentials: 'omit' };
-      var body = form.querySelector('textarea[name="body"]');
+      var body = /** @type {HTMLTextAreaElement | null} */ (
+        form.querySelector('textarea[name="body"]')
+      );
       if (body) {
         headers['Content-Type'] = 'application/json';
         init.body = body.value;
       }
       var qs = query.toString();
-      show(out, 'Sending ' + method + ' ' + path + (qs ? '?' + qs : '') + ' …', '');
-      fetch(path + (qs ? '?' + qs : ''), init)
+      show(result, 'Sending ' + method + ' ' + target + (qs ? '?' + qs : '') + ' …', '');
+      fetch(target + (qs ? '?' + qs : ''), init)
         .then(function (res) {
           return res.text().then(function (text) {
             var shown = text;
@@ -108,11 +129,11 @@
             } catch {
               /* not JSON: shown as it came */
             }
-            show(out, res.status + ' ' + res.statusText, shown);
+            show(result, res.status + ' ' + res.statusText, shown);
           });
         })
         .catch(function (err) {
-          show(out, 'The request failed', String(err));
+          show(result, 'The request failed', String(err));
         });
     });
   });
