@@ -7,6 +7,8 @@ export interface Answer {
   code?: string;
   /** meta.charged of a research answer. */
   charged?: string;
+  /** The Retry-After header of the answer, if any. */
+  retryAfter?: string | null;
   /** The balancer dropped the request after an API accepted it (it may have been counted). */
   indeterminate?: boolean;
   body?: Record<string, unknown>;
@@ -40,6 +42,7 @@ export async function record(
       status: res.status,
       code: error?.code,
       charged: meta?.charged,
+      retryAfter: res.headers.get('retry-after'),
       indeterminate: res.headers.get('x-topology-indeterminate') === '1',
       body,
     };

@@ -10,7 +10,10 @@ import {
   WebhookSecretsService,
   WebhookTestResult,
 } from '@app/webhooks';
-import { AccountWebhookEndpoints, AccountWebhookView } from './account-webhook-endpoints';
+import {
+  AccountWebhookEndpointsRepository,
+  AccountWebhookView,
+} from './account-webhook-endpoints.repository';
 import { AccountAreaController } from '../session/account-area.decorator';
 import { CurrentSession } from '../session/session.decorator';
 
@@ -31,7 +34,7 @@ export class AccountWebhooksController {
   constructor(
     private readonly secrets: WebhookSecretsService,
     private readonly deliveries: WebhookDeliveriesService,
-    private readonly endpoints: AccountWebhookEndpoints,
+    private readonly endpoints: AccountWebhookEndpointsRepository,
     private readonly window: FailureWindow,
     private readonly keys: RedisKeys,
   ) {}

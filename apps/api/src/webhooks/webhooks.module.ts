@@ -6,7 +6,7 @@ import { AdminRoutesModule } from '../admin-routes/admin-routes.module';
 import { SessionModule } from '../session/session.module';
 import { AccountWebhooksController } from './account-webhooks.controller';
 import { AdminWebhooksController } from './admin-webhooks.controller';
-import { AccountWebhookEndpoints } from './account-webhook-endpoints';
+import { AccountWebhookEndpointsRepository } from './account-webhook-endpoints.repository';
 
 /**
  * Site-audit webhooks over HTTP (docs/webhooks.md): the signing secret and the deliveries,
@@ -17,6 +17,6 @@ import { AccountWebhookEndpoints } from './account-webhook-endpoints';
 @Module({
   imports: [AccountsModule, SiteAuditModule, SessionModule, AdminRoutesModule, RedisModule],
   controllers: [AccountWebhooksController, AdminWebhooksController],
-  providers: [AccountWebhookEndpoints],
+  providers: [AccountWebhookEndpointsRepository],
 })
 export class WebhooksModule {}

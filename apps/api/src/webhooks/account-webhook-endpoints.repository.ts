@@ -31,7 +31,7 @@ export function webhookEndpointId(accountId: number, url: string): string {
  * recently used first.
  */
 @Injectable()
-export class AccountWebhookEndpoints {
+export class AccountWebhookEndpointsRepository {
   constructor(private readonly sql: Sql) {}
 
   async list(accountId: number): Promise<AccountWebhookView[]> {

@@ -1,0 +1,315 @@
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../libs/database/src/data-source-options';
+import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
+import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
+import { PatroniCluster } from '../helpers/patroni-cluster';
+import { Spawned, freePort, spawnDist, waitForHttp } from '../helpers/processes';
+import { FixtureSite, startFixtureSite } from '../site-audit/fixture-site';
+import { Answer, FaultReport, loops, record, summarize } from './traffic';
+
+/**
+ * The primary PostgreSQL fails over by itself (issue 43; docs/decisions/0003-primary-failover.md):
+ * three PostgreSQL 15 nodes under Patroni with a three-member etcd, HAProxy giving one address
+ * for the primary and one for the standbys, synchronous commit to one standby; an API process
+ * and a worker on those addresses. Under metered traffic (usage calls, backlinks paid by quota
+ * then credits, your-data reads) the primary node is SIGKILLed, then the etcd leader, then the
+ * new primary is frozen (SIGSTOP, a partition) and thawed. No process of ours is restarted.
+ * It prints, per fault, how long writes stopped and what failed, and fails when an answer
+ * served and counted is missing from the meter or the credits after the switch, a 5xx is not
+ * the clean 500 with Retry-After, a 5xx comes outside a fault's window, or the old primary
+ * does not come back as a replica.
+ */
+const ADMIN_TOKEN = 'failover-admin-token-0123456789';
+/** After writes are back, how long a fault may still answer 5xx (in-flight statements). */
+const TAIL_MS = 3_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Milliseconds per single-row commit through the primary address with `mode`. */
+async function commitCost(url: string, mode: 'on' | 'local', commits: number): Promise<number> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('CREATE TABLE IF NOT EXISTS commit_cost (i int)');
+    await c.query(`SET synchronous_commit = ${mode}`);
+    const begun = process.hrtime.bigint();
+    for (let i = 0; i < commits; i++) await c.query('INSERT INTO commit_cost VALUES ($1)', [i]);
+    return Number(process.hrtime.bigint() - begun) / 1e6 / commits;
+  } finally {
+    await c.end();
+  }
+}
+
+describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, partitioned and healed under load', () => {
+  let cluster: PatroniCluster;
+  let fake: FakeDataForSeo;
+  let site: FixtureSite;
+  let api: Spawned;
+  let worker: Spawned;
+  let base = '';
+  let dbUrl = '';
+  const prefix = `failover${process.pid}`;
+
+  const stopAll = async () => {
+    for (const p of [api, worker]) if (p && p.child.exitCode === null) p.child.kill('SIGTERM');
+    await Promise.race([
+      Promise.all([api, worker].filter(Boolean).map((p) => p.exited)),
+      sleep(10_000),
+    ]);
+    for (const p of [api, worker]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+    await site?.close().catch(() => undefined);
+    await fake?.close().catch(() => undefined);
+    await cluster?.stop().catch(() => undefined);
+    const redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true });
+    try {
+      await redis.connect();
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    } catch {
+      // Redis away: nothing of ours to remove
+    } finally {
+      redis.disconnect();
+    }
+  };
+
+  beforeAll(async () => {
+    try {
+      cluster = await PatroniCluster.start();
+      dbUrl = await cluster.createDatabase('seo_failover');
+      const ds = new DataSource(dataSourceOptions(dbUrl, 2));
+      await ds.initialize();
+      await ds.runMigrations({ transaction: 'each' });
+      await ds.destroy();
+      fake = new FakeDataForSeo();
+      await fake.start();
+      site = await startFixtureSite({ articles: 3 });
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      const env = {
+        ...fake.env(),
+        NODE_ENV: 'test',
+        ADMIN_TOKEN,
+        PORT: String(port),
+        DATABASE_URL: dbUrl,
+        DATABASE_READ_URL: cluster.replicaUrl('seo_failover'),
+        DATABASE_READ_MAX_LAG_MS: '5000',
+        DB_CONNECT_TIMEOUT_MS: '3000',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: prefix,
+        PUBLIC_BASE_URL: base,
+        LOG_LEVEL: 'warn',
+        AUDIT_ALLOW_PRIVATE_NETWORKS: 'true',
+        AUDIT_POLITENESS_DELAY_MS: '0',
+        WORKER_CONCURRENCY: '1',
+        RANK_COLLECTION_ENABLED: 'false',
+        GSC_SYNC_ENABLED: 'false',
+        AI_VISIBILITY_SCANS_ENABLED: 'false',
+      };
+      api = spawnDist('apps/api/src/main.js', env);
+      await waitForHttp(`${base}/health/ready`, 60_000);
+      worker = spawnDist('apps/worker/src/main.js', env);
+    } catch (err) {
+      await stopAll();
+      throw err;
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    await stopAll();
+  }, 60_000);
+
+  it('writes resume on the new primary by themselves; nothing served and counted is lost', async () => {
+    process.env.ADMIN_TOKEN = ADMIN_TOKEN;
+    const admin = new AdminClient(base);
+    const roomy = { api_calls_per_month: 'unlimited', requests_per_minute: 1_000_000 };
+    const usageAcc = await admin.account('agency', roomy);
+    const researchAcc = await admin.account('pro', { ...roomy, backlinks_per_month: 10 });
+    await admin.credits(researchAcc.id, 200);
+    const auditAcc = await admin.account('agency', roomy);
+
+    // What synchronous commit to one standby costs a commit (the meter's, the ledger's).
+    const syncMs = await commitCost(dbUrl, 'on', 200);
+    const localMs = await commitCost(dbUrl, 'local', 200);
+
+    const ready = await (await fetch(`${base}/health/ready`)).json();
+    const answers: Answer[] = [];
+    const call = (kind: Answer['kind'], acc: TestAccount, path: string) =>
+      record(answers, kind, `${base}${path}`, { headers: bearer(acc.key) }, 20_000);
+    let n = 0;
+    const traffic = [
+      loops(3, () => call('usage', usageAcc, '/api/v1/usage'), 20),
+      loops(
+        1,
+        () => call('research', researchAcc, `/api/v1/backlinks?domain=site${n++}.example`),
+        100,
+      ),
+    ];
+
+    /** Waits for a usage call that started after `at` and was served: writes work again. */
+    const writesBackAfter = async (at: number): Promise<number> => {
+      const deadline = at + 90_000;
+      for (;;) {
+        const ok = answers.find((a) => a.kind === 'usage' && a.start > at && a.status === 200);
+        if (ok) return ok.end - at;
+        if (Date.now() > deadline) throw new Error('writes did not come back within 90 s');
+        await sleep(100);
+      }
+    };
+
+    const reports: Array<FaultReport & { writesBackMs: number }> = [];
+    const fault = async (
+      name: string,
+      act: () => Promise<void> | void,
+      after?: () => Promise<void>,
+    ) => {
+      const at = Date.now();
+      await act();
+      const writesBackMs = await writesBackAfter(at);
+      await sleep(TAIL_MS);
+      if (after) await after();
+      reports.push({ ...summarize(name, at, Date.now(), answers), writesBackMs });
+    };
+
+    const begun = Date.now();
+    await sleep(3_000);
+    const first = (await cluster.leader())!;
+    await fault(`SIGKILL the primary node (${first})`, () => cluster.killNode(first));
+    cluster.startNode(first);
+    await cluster.waitFor(
+      (m) => m.length === 3 && m.every((x) => ['running', 'streaming'].includes(x.state)),
+      90_000,
+    );
+    await fault('SIGKILL the etcd leader', async () => {
+      await cluster.killEtcdLeader();
+      await sleep(3_000);
+    });
+    const second = (await cluster.leader())!;
+    await fault(
+      `SIGSTOP the primary node (${second}) 15 s, then SIGCONT`,
+      async () => {
+        cluster.freezeNode(second, true);
+      },
+      async () => {
+        // The partition lasts 15 s in all, then heals: the old primary must come back as a replica.
+        await sleep(Math.max(0, 15_000 - TAIL_MS));
+        cluster.freezeNode(second, false);
+      },
+    );
+    const members = await cluster.waitFor(
+      (m) =>
+        m.length === 3 &&
+        m.some((x) => x.name === second && x.role !== 'leader' && x.state !== 'stopped') &&
+        m.every((x) => ['running', 'streaming'].includes(x.state)),
+      90_000,
+    );
+    await sleep(2_000);
+    for (const t of traffic) await t.stop();
+
+    // The worker's writes resumed too, without a restart: an audit runs to the end.
+    const start = await fetch(`${base}/api/v1/site-audit`, {
+      method: 'POST',
+      headers: { ...bearer(auditAcc.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.origin}/`, max_pages: 3, depth: 1 }),
+    });
+    expect(start.status).toBe(202);
+    const jobId = ((await start.json()) as { job_id: string }).job_id;
+    let status = '';
+    for (let i = 0; i < 6 && status !== 'complete' && status !== 'failed'; i++) {
+      const res = await fetch(`${base}/api/v1/jobs/${jobId}?wait=20`, {
+        headers: bearer(auditAcc.key),
+      });
+      status = ((await res.json()) as { data?: { status?: string } }).data?.status ?? '';
+    }
+
+    const before = summarize('before any fault', begun, reports[0].at, answers);
+    console.log(
+      `Failover run: ${answers.length} answers; readiness before: ${JSON.stringify(
+        (ready as { data?: unknown }).data ?? ready,
+      )}\n` +
+        [before, ...reports]
+          .map((r) =>
+            JSON.stringify({
+              fault: r.fault,
+              served: r.served,
+              refused: r.refused,
+              failed: r.failed,
+              writes_back_ms: (r as { writesBackMs?: number }).writesBackMs ?? 0,
+              whole_after_ms: r.wholeAfterMs,
+            }),
+          )
+          .join('\n') +
+        `\nCommit cost through the primary address: synchronous_commit=on ${syncMs.toFixed(2)} ms, ` +
+        `local ${localMs.toFixed(2)} ms per single-row commit (+${(syncMs - localMs).toFixed(2)} ms)\n` +
+        `Members at the end: ${JSON.stringify(members.map((m) => [m.name, m.role, m.state]))}`,
+    );
+
+    expect(status).toBe('complete');
+    expect(api.child.exitCode).toBeNull();
+    expect(worker.child.exitCode).toBeNull();
+    // The API process never became unreachable, and each 5xx is the clean, retryable one.
+    expect(answers.filter((a) => a.status === 0)).toEqual([]);
+    for (const a of answers.filter((x) => x.status >= 500)) {
+      expect({ status: a.status, code: a.code, retry: a.retryAfter !== null }).toEqual({
+        status: 500,
+        code: 'SERVER_ERROR',
+        retry: true,
+      });
+    }
+    // No 5xx before the first fault, none after each fault's writes came back (plus the tail).
+    const fivexx = (a: Answer) => a.status >= 500;
+    expect(answers.filter((a) => fivexx(a) && a.end < reports[0].at)).toEqual([]);
+    for (const [i, r] of reports.entries()) {
+      const until = i + 1 < reports.length ? reports[i + 1].at : Infinity;
+      const late = answers.filter(
+        (a) => fivexx(a) && a.start >= r.at + r.writesBackMs + TAIL_MS && a.start < until,
+      );
+      expect({ fault: r.fault, late: late.length }).toEqual({ fault: r.fault, late: 0 });
+      expect(r.writesBackMs).toBeLessThan(45_000);
+    }
+    // The etcd leader's loss costs no write at all.
+    expect(Object.keys(reports[1].failed)).toEqual([]);
+
+    // Nothing served and counted is lost: the meter holds at least every answer that was
+    // counted, and at most those plus the 5xx (a statement whose commit reached the standby
+    // but whose answer was lost with the primary).
+    const usage = async (acc: TestAccount) =>
+      (await admin.get(`/accounts/${acc.id}`)).body.data.usage as Record<string, number>;
+    const served = (kind: Answer['kind']) =>
+      answers.filter(
+        (a) => a.kind === kind && ((a.status >= 200 && a.status < 300) || a.status === 402),
+      ).length;
+    const failed = (kind: Answer['kind']) =>
+      answers.filter((a) => a.kind === kind && a.status >= 500).length;
+    const meters = [] as Array<{ kind: string; counted: number; served: number; failed: number }>;
+    for (const [acc, kind] of [
+      [usageAcc, 'usage'],
+      [researchAcc, 'research'],
+    ] as Array<[TestAccount, Answer['kind']]>) {
+      meters.push({
+        kind,
+        counted: (await usage(acc)).api_calls_per_month,
+        served: served(kind),
+        failed: failed(kind),
+      });
+    }
+    console.log(`Failover meters: ${JSON.stringify(meters)}`);
+    for (const m of meters) {
+      expect(m.counted).toBeGreaterThanOrEqual(m.served);
+      expect(m.counted).toBeLessThanOrEqual(m.served + m.failed);
+    }
+    const research = answers.filter((a) => a.kind === 'research' && a.status === 200);
+    const byQuota = research.filter((a) => a.charged === 'quota').length;
+    const byCredit = research.filter((a) => a.charged === 'credit').length;
+    const u = await usage(researchAcc);
+    expect(u.backlinks_per_month).toBeGreaterThanOrEqual(byQuota);
+    expect(u.backlinks_per_month).toBeLessThanOrEqual(byQuota + failed('research'));
+    expect(200 - u.credits).toBeGreaterThanOrEqual(byCredit);
+    expect(200 - u.credits).toBeLessThanOrEqual(byCredit + failed('research'));
+    expect(byCredit).toBeGreaterThan(0);
+  }, 420_000);
+});
