@@ -137,6 +137,16 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
     const localMs = await commitCost(dbUrl, 'local', 200);
 
     const ready = await (await fetch(`${base}/health/ready`)).json();
+    const metricsText = async () =>
+      (
+        await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
+      ).text();
+    // /metrics shows the node behind the primary address and its standbys (issue 43, item 5).
+    const before = await metricsText();
+    expect(before).toMatch(/^db_primary_in_recovery 0$/m);
+    expect(before).toMatch(/^db_primary_replicas\{sync_state="sync"\} 1$/m);
+    expect(before).toMatch(/^db_primary_replicas\{sync_state="async"\} 1$/m);
+    expect(before).toMatch(/^db_primary_node_info\{address="127\.0\.0\.1\/32",port="\d+"\} 1$/m);
     const answers: Answer[] = [];
     const call = (kind: Answer['kind'], acc: TestAccount, path: string) =>
       record(answers, kind, `${base}${path}`, { headers: bearer(acc.key) }, 20_000);
@@ -226,12 +236,19 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
       status = ((await res.json()) as { data?: { status?: string } }).data?.status ?? '';
     }
 
-    const before = summarize('before any fault', begun, reports[0].at, answers);
+    // After the switches /metrics names the current leader once readiness is asked.
+    await fetch(`${base}/health/ready`);
+    const after = await metricsText();
+    expect(after).toMatch(/^db_primary_in_recovery 0$/m);
+    const portOf = (text: string) => /^db_primary_node_info\{[^}]*port="(\d+)"/m.exec(text)?.[1];
+    expect(portOf(after)).toBe(String(members.find((m) => m.role === 'leader')?.port));
+
+    const beforeFaults = summarize('before any fault', begun, reports[0].at, answers);
     console.log(
       `Failover run: ${answers.length} answers; readiness before: ${JSON.stringify(
         (ready as { data?: unknown }).data ?? ready,
       )}\n` +
-        [before, ...reports]
+        [beforeFaults, ...reports]
           .map((r) =>
             JSON.stringify({
               fault: r.fault,

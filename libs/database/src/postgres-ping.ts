@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
-import { APP_CONFIG, AppConfig } from '@app/core';
+import { APP_CONFIG, AppConfig, metrics } from '@app/core';
 
 /** The bound of one ping, connecting included (ms). */
 const PING_TIMEOUT_MS = 2000;
@@ -83,6 +83,7 @@ export class PostgresPing implements OnApplicationShutdown {
         }
         const r = await client.query<PrimaryNodeStatus>(NODE_SQL);
         this.lastNode = { ...r.rows[0], checked_at: new Date().toISOString() };
+        publishNode(this.lastNode);
       };
       await Promise.race([
         attempt(),
@@ -107,4 +108,17 @@ export class PostgresPing implements OnApplicationShutdown {
     ).connection?.stream?.destroy();
     client.end().catch(() => undefined);
   }
+}
+
+/** The node's figures on /metrics (db_primary_node_info, db_primary_in_recovery, db_primary_replicas). */
+function publishNode(node: PrimaryNodeStatus): void {
+  metrics.primaryNode.reset();
+  metrics.primaryNode.set({ address: node.address ?? 'socket', port: String(node.port ?? '') }, 1);
+  metrics.primaryInRecovery.set(node.in_recovery ? 1 : 0);
+  metrics.primaryReplicas.reset();
+  for (const state of ['sync', 'async', 'potential', 'quorum'])
+    metrics.primaryReplicas.set(
+      { sync_state: state },
+      node.replication.filter((r) => r.sync_state === state).length,
+    );
 }

@@ -143,6 +143,23 @@ export const metrics = {
     help: 'Read standby (DATABASE_READ_URL): 1 while your-data reads go to it, 0 while they go to the primary (down or lagging), -1 when none is configured',
     registers,
   }),
+  primaryNode: new Gauge({
+    name: 'db_primary_node_info',
+    help: 'The node DATABASE_URL reached at the last readiness check (1 on its address and port; behind HAProxy under Patroni, the current leader)',
+    labelNames: ['address', 'port'] as const,
+    registers,
+  }),
+  primaryInRecovery: new Gauge({
+    name: 'db_primary_in_recovery',
+    help: 'Whether the node DATABASE_URL reached is in recovery (1: a standby answered the primary address, a failover in progress) at the last readiness check',
+    registers,
+  }),
+  primaryReplicas: new Gauge({
+    name: 'db_primary_replicas',
+    help: "Standbys streaming from the primary at the last readiness check, by pg_stat_replication's sync_state (sync: the synchronous standby every commit waits for)",
+    labelNames: ['sync_state'] as const, // sync | async | potential | quorum
+    registers,
+  }),
   standbyLagSeconds: new Gauge({
     name: 'db_standby_lag_seconds',
     help: 'Replay lag of the read standby as last checked (0 when caught up; NaN while down)',
