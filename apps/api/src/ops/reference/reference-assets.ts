@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { negotiateEncoding } from '@app/gateway';
 
 /**
  * The bytes /docs serves: its stylesheet and script (fingerprinted names under
@@ -61,24 +62,10 @@ export function encode(body: Buffer | string, type: string): Encoded {
   };
 }
 
-/** The encoding to send for an Accept-Encoding header: br, then gzip, else none. */
-export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
-  const allowed = new Map<string, number>();
-  for (const part of (accept ?? '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
-    allowed.set(name, q ? Number(q[1]) : 1);
-  }
-  const ok = (name: string): boolean => (allowed.get(name) ?? allowed.get('*') ?? 0) > 0;
-  if (ok('br')) return 'br';
-  if (ok('gzip')) return 'gzip';
-  return null;
-}
-
 /** Sends one encoded body (GET or HEAD), honouring If-None-Match. */
 export function sendEncoded(req: Request, res: Response, body: Encoded, cache: string): void {
-  const enc = pickEncoding(req.headers['accept-encoding']);
+  // The same negotiation as every other answer (libs/gateway/src/compression.ts).
+  const enc = negotiateEncoding(req.headers['accept-encoding']);
   res.setHeader('Content-Type', body.type);
   res.setHeader('Cache-Control', cache);
   res.setHeader('Vary', 'Accept-Encoding');
