@@ -189,8 +189,8 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
       .get(`/admin/v1/accounts/${account.id}`)
       .set('Authorization', `Bearer ${wrong}`);
     expect(bad.status).toBe(401);
-    // No such route (the list has no GET): the URL with the token in it reaches the access log.
-    const inQuery = await request(base).get(`/admin/v1/accounts?token=${adminToken}`);
+    // No such route: the URL with the token in it reaches the access log.
+    const inQuery = await request(base).get(`/admin/v1/no-such-route?token=${adminToken}`);
     expect(inQuery.status).toBe(404);
   });
 

@@ -105,7 +105,10 @@ describe('docker-compose.yml (issue 15)', () => {
       for (const dep of ['postgres', 'redis']) {
         expect(s.depends_on?.[dep]?.condition).toBe('service_healthy');
       }
-      expect(s.environment?.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+      // The default (the one-box PostgreSQL); the ha profile may override it with the HAProxy address.
+      expect(s.environment?.DATABASE_URL).toMatch(
+        /^(\$\{DATABASE_URL:-)?postgres:\/\/.*@postgres:5432\//,
+      );
       expect(s.environment?.REDIS_URL).toBe('redis://redis:6379');
     }
     expect(services.worker.image).toBe(services.api.image);
@@ -132,6 +135,13 @@ describe('docker-compose.yml (issue 15)', () => {
     };
     const ha = Object.entries(doc.services).filter(([, s]) => s.profiles?.includes('ha'));
     expect(ha.map(([name]) => name).sort()).toEqual([
+      'etcd-1',
+      'etcd-2',
+      'etcd-3',
+      'haproxy',
+      'patroni-1',
+      'patroni-2',
+      'patroni-3',
       'postgres-standby',
       'redis-replica-1',
       'redis-replica-2',
