@@ -86,6 +86,14 @@ export class PatroniCluster {
   ) {}
 
   static async start(): Promise<PatroniCluster> {
+    const missing = ['patroni', 'etcd', 'etcdctl', 'haproxy'].filter(
+      (cmd) =>
+        spawnSync('sh', ['-c', `command -v ${cmd} || test -x /usr/sbin/${cmd}`]).status !== 0,
+    );
+    if (missing.length)
+      throw new Error(
+        `${missing.join(', ')} not installed: apt-get install patroni etcd-server etcd-client haproxy (.ci/run does)`,
+      );
     const dir = mkdtempSync(join(tmpdir(), 'seo-patroni-'));
     const ports = async () => freePort();
     const etcd: Etcd[] = [];
@@ -111,11 +119,14 @@ export class PatroniCluster {
       spawnSync('chown', ['-R', 'postgres:postgres', dir]);
       // The first node bootstraps; the others clone it once it leads.
       cluster.startNode(nodes[0].name);
-      await cluster.waitFor((m) => m.some((x) => x.name === 'pg1' && x.role === 'leader'), 60_000);
+      await cluster.waitFor((m) => m.some((x) => x.name === 'pg1' && x.role === 'leader'), 120_000);
       cluster.startNode(nodes[1].name);
       cluster.startNode(nodes[2].name);
       await cluster.waitFor(
-        (m) => m.filter((x) => x.state === 'running' || x.state === 'streaming').length === 3,
+        (m) =>
+          m.filter((x) => x.state === 'running' || x.state === 'streaming').length === 3 &&
+          // synchronous_mode: Patroni names one synchronous standby once the replicas stream.
+          m.some((x) => x.role === 'sync_standby'),
         90_000,
       );
       cluster.startHaproxy();
@@ -125,9 +136,29 @@ export class PatroniCluster {
       await cluster.waitForWrites(30_000);
       return cluster;
     } catch (err) {
+      // What Patroni said, before its directory goes with stop().
+      const logs = cluster.logTails();
       await cluster.stop();
-      throw err;
+      throw new Error(`${(err as Error).message}\n${logs}`);
     }
+  }
+
+  /** The last lines each node's Patroni and HAProxy logged (no tracebacks), for a failure's message. */
+  logTails(lines = 40): string {
+    return [...this.nodes.map((n) => n.name), 'haproxy']
+      .map((name) => {
+        try {
+          const said = readFileSync(join(this.dir, `${name}.log`), 'utf8')
+            .split('\n')
+            .filter(
+              (l) => /^(\d{4}-\d\d-\d\d |\[)/.test(l) && !/Exception happened|Traceback/.test(l),
+            );
+          return `--- ${name}\n${said.slice(-lines).join('\n')}`;
+        } catch {
+          return `--- ${name}: no log`;
+        }
+      })
+      .join('\n');
   }
 
   private startEtcd(): void {
@@ -163,6 +194,8 @@ export class PatroniCluster {
         '100',
         '--election-timeout',
         '1000',
+        // Patroni's `etcd` DCS speaks the v2 API (see writeConfigs).
+        '--enable-v2=true',
       ],
       join(this.dir, `etcd-${e.name}.log`),
     );
@@ -179,7 +212,11 @@ export class PatroniCluster {
           'restapi:',
           `  listen: 127.0.0.1:${n.restPort}`,
           `  connect_address: 127.0.0.1:${n.restPort}`,
-          'etcd3:',
+          // etcd's v2 API, not `etcd3`: Debian's Patroni 3.0.2 renews the leader key over etcd3
+          // without a compare-and-swap, so a frozen old primary overwrites its successor's key
+          // when it thaws and the successor's commits are rewound away (upstream fix in 3.0.3;
+          // decision 0003). Over v2 the renewal is conditional on still holding the key.
+          'etcd:',
           `  hosts: ${hosts}`,
           'bootstrap:',
           '  dcs:',
@@ -201,6 +238,8 @@ export class PatroniCluster {
           '        max_connections: 100',
           '  initdb:',
           '    - encoding: UTF8',
+          // Test data: initdb need not fsync (it can take a minute on a busy disk).
+          '    - no-sync',
           '    - auth: trust',
           '  pg_hba:',
           '    - host all all 127.0.0.1/32 trust',
@@ -315,7 +354,9 @@ export class PatroniCluster {
       const m = await this.members();
       if (ok(m)) return m;
       if (Date.now() > deadline)
-        throw new Error(`Patroni cluster not as expected: ${JSON.stringify(m)}`);
+        throw new Error(
+          `Patroni cluster not as expected: ${JSON.stringify(m)}\n${this.logTails()}`,
+        );
       await sleep(250);
     }
   }
@@ -372,15 +413,42 @@ export class PatroniCluster {
   /** SIGKILLs a node: its Patroni and its PostgreSQL, as a machine that dies. */
   killNode(name: string): void {
     const n = this.node(name);
-    const pids = [...this.patroniPids(n), ...this.postgresPids(n)];
-    signal(pids, 'SIGKILL');
+    signal(this.nodePids(n), 'SIGKILL');
     n.runuser = null;
   }
 
-  /** SIGSTOPs (true) or SIGCONTs (false) a whole node, as a partition that heals. */
-  freezeNode(name: string, frozen: boolean): void {
+  /** Every process of a node: found from the processes started and by command line. */
+  private nodePids(n: Node): number[] {
+    const byLine = (pattern: string) =>
+      pidsOf(spawnSync('pgrep', ['-f', '--', pattern], { encoding: 'utf8' }).stdout);
+    const postmasters = byLine(`-D ${n.dir}`);
+    return [
+      ...new Set([
+        ...this.patroniPids(n),
+        ...this.postgresPids(n),
+        ...byLine(`patroni ${n.config}`),
+        ...postmasters,
+        ...postmasters.flatMap(childrenOf),
+      ]),
+    ].filter((pid) => pid !== process.pid);
+  }
+
+  /**
+   * SIGSTOPs (true) or SIGCONTs (false) a whole node, as a partition that heals. A frozen node
+   * must stop answering its REST API, or the fault did not happen and this throws.
+   */
+  async freezeNode(name: string, frozen: boolean): Promise<void> {
     const n = this.node(name);
-    signal([...this.patroniPids(n), ...this.postgresPids(n)], frozen ? 'SIGSTOP' : 'SIGCONT');
+    const pids = this.nodePids(n);
+    signal(pids, frozen ? 'SIGSTOP' : 'SIGCONT');
+    if (!frozen) return;
+    const answers = await fetch(`http://127.0.0.1:${n.restPort}/health`, {
+      signal: AbortSignal.timeout(1_000),
+    }).then(
+      () => true,
+      () => false,
+    );
+    if (answers) throw new Error(`${name} still answers after SIGSTOP of ${pids.join(' ')}`);
   }
 
   /** SIGKILLs the etcd member that leads; its name. */
@@ -414,14 +482,15 @@ export class PatroniCluster {
 
   async stop(): Promise<void> {
     const pids: number[] = [];
-    for (const n of this.nodes) {
-      pids.push(...this.patroniPids(n), ...this.postgresPids(n));
-    }
+    for (const n of this.nodes) pids.push(...this.nodePids(n));
     for (const e of this.etcd) if (e.child?.pid) pids.push(e.child.pid, ...childrenOf(e.child.pid));
     if (this.haproxy?.pid) pids.push(this.haproxy.pid, ...childrenOf(this.haproxy.pid));
     signal(pids, 'SIGCONT');
     signal(pids, 'SIGKILL');
     await sleep(300);
-    rmSync(this.dir, { recursive: true, force: true });
+    // PATRONI_CLUSTER_KEEP=1 keeps the directory (the logs of every node) to read a failure.
+    if (process.env.PATRONI_CLUSTER_KEEP === '1')
+      console.log(`Patroni cluster kept in ${this.dir}`);
+    else rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -53,10 +53,12 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
 
   const stopAll = async () => {
     for (const p of [api, worker]) if (p && p.child.exitCode === null) p.child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all([api, worker].filter(Boolean).map((p) => p.exited)),
-      sleep(10_000),
+      new Promise((r) => (timer = setTimeout(r, 10_000))),
     ]);
+    clearTimeout(timer);
     for (const p of [api, worker]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
     await site?.close().catch(() => undefined);
     await fake?.close().catch(() => undefined);
@@ -201,13 +203,11 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
     const second = (await cluster.leader())!;
     await fault(
       `SIGSTOP the primary node (${second}) 15 s, then SIGCONT`,
-      async () => {
-        cluster.freezeNode(second, true);
-      },
+      () => cluster.freezeNode(second, true),
       async () => {
         // The partition lasts 15 s in all, then heals: the old primary must come back as a replica.
         await sleep(Math.max(0, 15_000 - TAIL_MS));
-        cluster.freezeNode(second, false);
+        await cluster.freezeNode(second, false);
       },
     );
     const members = await cluster.waitFor(
