@@ -85,7 +85,20 @@ export class PatroniCluster {
     readonly replicaPort: number,
   ) {}
 
+  /**
+   * Starts a cluster; a start that fails (a bootstrap seen to hang once on a loaded machine)
+   * is reported, stopped, and tried once more on new ports and a new directory.
+   */
   static async start(): Promise<PatroniCluster> {
+    try {
+      return await PatroniCluster.startOnce();
+    } catch (err) {
+      console.warn(`Patroni cluster did not start; trying once more.\n${(err as Error).message}`);
+      return PatroniCluster.startOnce();
+    }
+  }
+
+  private static async startOnce(): Promise<PatroniCluster> {
     const missing = ['patroni', 'etcd', 'etcdctl', 'haproxy'].filter(
       (cmd) =>
         spawnSync('sh', ['-c', `command -v ${cmd} || test -x /usr/sbin/${cmd}`]).status !== 0,
@@ -150,8 +163,11 @@ export class PatroniCluster {
         try {
           const said = readFileSync(join(this.dir, `${name}.log`), 'utf8')
             .split('\n')
+            // Python tracebacks of aborted REST calls (ours and HAProxy's) are noise here.
             .filter(
-              (l) => /^(\d{4}-\d\d-\d\d |\[)/.test(l) && !/Exception happened|Traceback/.test(l),
+              (l) =>
+                l.trim() !== '' &&
+                !/Exception happened|Traceback|^\s+(File |\^)|^\s+self\.|^\w+Error: /.test(l),
             );
           return `--- ${name}\n${said.slice(-lines).join('\n')}`;
         } catch {

@@ -7,7 +7,7 @@ import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
 import { PatroniCluster } from '../helpers/patroni-cluster';
 import { Spawned, freePort, spawnDist, waitForHttp } from '../helpers/processes';
 import { FixtureSite, startFixtureSite } from '../site-audit/fixture-site';
-import { Answer, FaultReport, loops, record, summarize } from './traffic';
+import { Answer, FaultReport, loops, record, stopLoops, summarize } from './traffic';
 
 /**
  * The primary PostgreSQL fails over by itself (issue 43; docs/decisions/0003-primary-failover.md):
@@ -52,6 +52,7 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
   const prefix = `failover${process.pid}`;
 
   const stopAll = async () => {
+    await stopLoops();
     for (const p of [api, worker]) if (p && p.child.exitCode === null) p.child.kill('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -119,7 +120,7 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
       await stopAll();
       throw err;
     }
-  }, 240_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stopAll();

@@ -10,7 +10,7 @@ import { SentinelGroup } from '../helpers/redis-sentinel';
 import { FixtureSite, startFixtureSite } from '../site-audit/fixture-site';
 import { YourDataAdmin } from '../your-data/your-data-fixtures';
 import { Balancer } from './balancer';
-import { Answer, FaultReport, loops, record, summarize } from './traffic';
+import { Answer, FaultReport, loops, record, stopLoops, summarize } from './traffic';
 
 /**
  * `npm run test:topology` (issue 22): the service on more than one copy of everything, on
@@ -81,6 +81,7 @@ describe('Topology: primary + standby, Redis + Sentinels, 2 APIs, 2 workers; eac
   let env: Record<string, string> = {};
 
   const stopAll = async () => {
+    await stopLoops();
     for (const p of [...apis, ...workers]) {
       if (p.child.exitCode === null) p.child.kill('SIGTERM');
     }

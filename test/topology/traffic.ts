@@ -54,6 +54,14 @@ export async function record(
 }
 
 /** `n` loops running `step` until `stop()`; each loop pauses `pauseMs` between steps. */
+/** Every traffic loop started and not yet stopped (a failed test must not leave one running). */
+const started = new Set<{ stop: () => Promise<void> }>();
+
+/** Stops every loop still running; for afterAll, so a failed run ends (no open handle). */
+export async function stopLoops(): Promise<void> {
+  await Promise.all([...started].map((l) => l.stop()));
+}
+
 export function loops(
   n: number,
   step: (i: number) => Promise<unknown>,
@@ -67,12 +75,15 @@ export function loops(
     }
   };
   const all = Array.from({ length: n }, (_, i) => run(i));
-  return {
+  const handle = {
     stop: async () => {
       running = false;
+      started.delete(handle);
       await Promise.all(all);
     },
   };
+  started.add(handle);
+  return handle;
 }
 
 /** One fault of the run and what the traffic saw around it. */
