@@ -50,8 +50,11 @@ async function main() {
       console.log(
         `${page}\tperformance ${score('performance')}\taccessibility ${score('accessibility')}\t` +
           `best-practices ${score('best-practices')}\tseo ${score('seo')}` +
+          `\tFCP ${result.lhr.audits['first-contentful-paint'].displayValue}` +
           `\tLCP ${result.lhr.audits['largest-contentful-paint'].displayValue}` +
           `\tTBT ${result.lhr.audits['total-blocking-time'].displayValue}` +
+          `\tCLS ${result.lhr.audits['cumulative-layout-shift'].displayValue}` +
+          `\tSI ${result.lhr.audits['speed-index'].displayValue}` +
           `\ttransfer ${Math.round(result.lhr.audits['total-byte-weight'].numericValue / 1024)} KiB` +
           (failed.length ? `\tfailing: ${failed.join(', ')}` : ''),
       );

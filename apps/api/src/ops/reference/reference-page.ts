@@ -263,7 +263,7 @@ ${tryForm(method, path, op, id, calls.get(id) ?? {})}
 <a class="skip" href="#main">Skip to the operations</a>
 <header class="top"><p class="brand"><a href="/">SEO data API</a></p><p class="links"><a href="/docs/openapi.json">OpenAPI (JSON)</a> <a href="/docs/openapi.yaml">YAML</a></p></header>
 <div class="layout">
-<nav class="toc" aria-label="Operations"><details open><summary>Operations</summary><ul>${nav}</ul></details></nav>
+<nav class="toc" aria-label="Operations"><details><summary>Operations</summary><ul>${nav}</ul></details></nav>
 <main id="main">
 <h1>${escapeHtml(title)}</h1>
 <div class="intro">${markdown(doc.info.description)}</div>
