@@ -33,7 +33,13 @@ describe('Read standby: your-data reads on a hot standby, the primary when it la
   };
   const ready = async () =>
     (await (await fetch(`${t.url}/health/ready`)).json()) as {
-      data: { standby: { state: string; lag_ms: number | null } };
+      data: {
+        standby: {
+          state: string;
+          lag_ms: number | null;
+          node: { address: string | null; port: number | null } | null;
+        };
+      };
     };
   const until = async (what: string, ok: () => Promise<boolean>, timeoutMs = 5000) => {
     const started = Date.now();
@@ -78,11 +84,20 @@ describe('Read standby: your-data reads on a hot standby, the primary when it la
   }, 60_000);
 
   it("in use: /health/ready and /metrics show it; the reads are the standby's (a write it has not replayed is not seen)", async () => {
-    expect((await ready()).data.standby).toEqual({ state: 'in_use', lag_ms: 0 });
+    // The node the read pool reaches is named (issue 43: behind HAProxy, which replica).
+    expect((await ready()).data.standby).toEqual({
+      state: 'in_use',
+      lag_ms: 0,
+      node: { address: '127.0.0.1/32', port: pg.standbyPort },
+    });
     const metrics = await fetch(`${t.url}/metrics`, {
       headers: { Authorization: `Bearer ${process.env.ADMIN_TOKEN}` },
     });
-    expect(await metrics.text()).toMatch(/^db_standby_in_use 1$/m);
+    const text = await metrics.text();
+    expect(text).toMatch(/^db_standby_in_use 1$/m);
+    expect(text).toContain(
+      `db_standby_node_info{address="127.0.0.1/32",port="${pg.standbyPort}"} 1`,
+    );
     expect(await keywordCount()).toBe(3);
 
     // A fresh replayed write, then replay paused: the standby is behind but not for long yet.

@@ -150,6 +150,12 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
     expect(before).toMatch(/^db_primary_replicas\{sync_state="sync"\} 1$/m);
     expect(before).toMatch(/^db_primary_replicas\{sync_state="async"\} 1$/m);
     expect(before).toMatch(/^db_primary_node_info\{address="127\.0\.0\.1\/32",port="\d+"\} 1$/m);
+    // …and the replica the read pool reached through HAProxy's standby address.
+    const replicaPorts = cluster.nodes.map((x) => x.pgPort);
+    const readPort = /^db_standby_node_info\{address="127\.0\.0\.1\/32",port="(\d+)"\} 1$/m.exec(
+      before,
+    )?.[1];
+    expect(replicaPorts).toContain(Number(readPort));
     const answers: Answer[] = [];
     const call = (kind: Answer['kind'], acc: TestAccount, path: string) =>
       record(answers, kind, `${base}${path}`, { headers: bearer(acc.key) }, 20_000);

@@ -19,6 +19,11 @@ export interface StandbyStatus {
   state: StandbyState;
   /** Replay lag at the last check, ms (0 when caught up); null when unknown (down). */
   lag_ms: number | null;
+  /**
+   * The node the last check reached through DATABASE_READ_URL (behind HAProxy's standby
+   * address: one of the replicas); null while down or not configured (issue 43).
+   */
+  node: { address: string | null; port: number | null } | null;
 }
 
 /** How often the standby's state and lag are checked (never per request). */
@@ -50,6 +55,7 @@ export class ReadSql implements OnApplicationBootstrap, OnApplicationShutdown {
   private standby: { source: DataSource; sql: Sql } | null = null;
   private state: StandbyState;
   private lagMs: number | null = null;
+  private node: StandbyStatus['node'] = null;
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
 
@@ -73,7 +79,7 @@ export class ReadSql implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   status(): StandbyStatus {
-    return { state: this.state, lag_ms: this.lagMs };
+    return { state: this.state, lag_ms: this.lagMs, node: this.node };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -107,8 +113,15 @@ export class ReadSql implements OnApplicationBootstrap, OnApplicationShutdown {
         CHECK_TIMEOUT_MS,
       );
       const replay = await withTimeout(
-        standby.sql.one<{ caught_up: boolean; age_ms: number | null; recovery: boolean }>(
+        standby.sql.one<{
+          caught_up: boolean;
+          age_ms: number | null;
+          recovery: boolean;
+          address: string | null;
+          port: number | null;
+        }>(
           `SELECT pg_is_in_recovery() AS recovery,
+                  inet_server_addr()::text AS address, inet_server_port() AS port,
                   pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught_up,
                   (EXTRACT(EPOCH FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS age_ms`,
           [primary!.lsn],
@@ -118,10 +131,23 @@ export class ReadSql implements OnApplicationBootstrap, OnApplicationShutdown {
       if (!replay!.recovery)
         throw new Error('DATABASE_READ_URL is not a standby (not in recovery)');
       const lag = replay!.caught_up ? 0 : Math.max(0, Math.round(replay!.age_ms ?? Infinity));
+      this.setNode({ address: replay!.address, port: replay!.port });
       this.setState(lag <= config.maxLagMs ? 'in_use' : 'lagging', lag);
     } catch (err) {
+      this.setNode(null);
       this.setState('down', null, err);
     }
+  }
+
+  /** The node last reached, on /metrics as db_standby_node_info{address, port} 1. */
+  private setNode(node: StandbyStatus['node']): void {
+    this.node = node;
+    metrics.standbyNode.reset();
+    if (node)
+      metrics.standbyNode.set(
+        { address: node.address ?? 'socket', port: String(node.port ?? '') },
+        1,
+      );
   }
 
   /** The standby's data source, created on first use and again after a failed start. */

@@ -160,6 +160,12 @@ export const metrics = {
     labelNames: ['sync_state'] as const, // sync | async | potential | quorum
     registers,
   }),
+  standbyNode: new Gauge({
+    name: 'db_standby_node_info',
+    help: 'The node DATABASE_READ_URL reached at the last standby check (1 on its address and port; behind HAProxy under Patroni, one of the replicas); no series while the standby is down',
+    labelNames: ['address', 'port'] as const,
+    registers,
+  }),
   standbyLagSeconds: new Gauge({
     name: 'db_standby_lag_seconds',
     help: 'Replay lag of the read standby as last checked (0 when caught up; NaN while down)',
