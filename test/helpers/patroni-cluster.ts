@@ -230,7 +230,7 @@ export class PatroniCluster {
           `  connect_address: 127.0.0.1:${n.restPort}`,
           // etcd's v2 API, not `etcd3`: Debian's Patroni 3.0.2 renews the leader key over etcd3
           // without a compare-and-swap, so a frozen old primary overwrites its successor's key
-          // when it thaws and the successor's commits are rewound away (upstream fix in 3.0.3;
+          // when it thaws and the successor's commits are rewound away (fixed upstream after 3.0.2;
           // decision 0003). Over v2 the renewal is conditional on still holding the key.
           'etcd:',
           `  hosts: ${hosts}`,
