@@ -1,7 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { freePort, waitForPort } from './processes';
 
@@ -33,11 +33,17 @@ interface Etcd {
   child: ChildProcess | null;
 }
 
-/** Spawns a process in its own group, its output appended to `log`. */
+/**
+ * Spawns a process in its own group, its output appended to `log`, in the log's directory (the
+ * cluster's, owned by postgres). Not in the caller's: a checkout in a `mktemp -d` directory
+ * (mode 0700, root's) is closed to user postgres, and Patroni's PostgreSQL then never
+ * started after initdb ("could not change directory"), a hang seen only in CI's clone.
+ */
 function start(cmd: string, args: string[], log: string): ChildProcess {
   const child = spawn('sh', ['-c', `exec "$0" "$@" >>'${log}' 2>&1`, cmd, ...args], {
     detached: true,
     stdio: 'ignore',
+    cwd: dirname(log),
   });
   child.unref();
   return child;
