@@ -31,8 +31,13 @@ describe('Read standby: your-data reads on a hot standby, the primary when it la
     expect(res.status).toBe(200);
     return ((await res.json()) as { data: { keywords: unknown[] } }).data.keywords.length;
   };
+  // The operator's view (the admin token): with the node's address (issue 43, item 5).
   const ready = async () =>
-    (await (await fetch(`${t.url}/health/ready`)).json()) as {
+    (await (
+      await fetch(`${t.url}/health/ready`, {
+        headers: { Authorization: `Bearer ${process.env.ADMIN_TOKEN}` },
+      })
+    ).json()) as {
       data: {
         standby: {
           state: string;
@@ -89,6 +94,14 @@ describe('Read standby: your-data reads on a hot standby, the primary when it la
       state: 'in_use',
       lag_ms: 0,
       node: { address: '127.0.0.1/32', port: pg.standbyPort },
+    });
+    // Without a token: the state and lag, never the address.
+    const anonymous = (await (await fetch(`${t.url}/health/ready`)).json()) as {
+      data: { standby: unknown };
+    };
+    expect(anonymous.data.standby).toEqual({
+      state: 'in_use',
+      lag_ms: 0,
     });
     const metrics = await fetch(`${t.url}/metrics`, {
       headers: { Authorization: `Bearer ${process.env.ADMIN_TOKEN}` },

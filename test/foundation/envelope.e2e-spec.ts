@@ -1,6 +1,6 @@
 import { AdminClient, bearer, TestAccount } from '../helpers/fixtures';
 import { ProbeModule } from '../helpers/probe.module';
-import { createTestApp, TestApp } from '../helpers/test-app';
+import { ADMIN_TOKEN, createTestApp, TestApp } from '../helpers/test-app';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/;
 
@@ -181,9 +181,35 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
     const ready = await t.http().get('/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body.data.checks).toEqual({ postgres: 'ok', redis: 'ok' });
+    // Anyone sees the replication state, never a node's address or a replica's name.
+    expect(Object.keys(ready.body.data.primary).sort()).toEqual([
+      'checked_at',
+      'in_recovery',
+      'replication',
+    ]);
+    expect(ready.body.data.primary.in_recovery).toBe(false);
+    expect(Object.keys(ready.body.data.standby).sort()).toEqual(['lag_ms', 'state']);
+    expect(JSON.stringify(ready.body)).not.toMatch(/127\.0\.0\.1|"port"|application_name/);
+  });
+
+  it('health/ready: the operator (admin or metrics token) sees which node answered; a wrong token is 401', async () => {
     // Which node DATABASE_URL reached, and its replication state (issue 43).
+    const ready = await t
+      .http()
+      .get('/health/ready')
+      .set('Authorization', `Bearer ${ADMIN_TOKEN()}`);
+    expect(ready.status).toBe(200);
     expect(ready.body.data.primary).toMatchObject({ in_recovery: false, port: 5432 });
+    expect(ready.body.data.primary).toHaveProperty('address');
     expect(Array.isArray(ready.body.data.primary.replication)).toBe(true);
+    expect(ready.body.data.standby).toHaveProperty('node', null);
+    const wrong = await t
+      .http()
+      .get('/health/ready')
+      .set('Authorization', 'Bearer not-the-admin-token-0123456789');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.code).toBe('UNAUTHORIZED');
+    expect(JSON.stringify(wrong.body)).not.toMatch(/"port"|address/);
   });
 
   it('serves the OpenAPI document with both security schemes', async () => {
