@@ -11,8 +11,10 @@ import {
   ERROR_EXAMPLES,
   ErrorExample,
   ErrorName,
+  SampleIds,
   answerComponents,
   declaredEndpoints,
+  withSampleIds,
 } from '@app/gateway';
 import { codeSamples } from './code-samples';
 
@@ -185,11 +187,12 @@ function describeOperation(
   path: string,
   endpoint: DeclaredEndpoint | undefined,
   sampleBase: string,
+  sampleIds: SampleIds,
 ): void {
   if (endpoint) {
     const d = endpoint.declaration;
     op.operationId = d.operationId;
-    op['x-codeSamples'] = codeSamples(method, path, sampleBase, d.sample);
+    op['x-codeSamples'] = codeSamples(method, path, sampleBase, withSampleIds(d.sample, sampleIds));
     op.description = [op.description, `**Cost:** ${d.cost}`].filter(Boolean).join('\n\n');
     if (d.extension) op['x-spec-extension'] = true;
   }
@@ -197,8 +200,15 @@ function describeOperation(
   if (method === 'post') idempotent(op);
 }
 
-/** The customer document: /api/v1 only, in the spec's order, every answer and error described. */
-export function publicDocument(app: NestExpressApplication): OpenAPIObject {
+/**
+ * The customer document: /api/v1 only, in the spec's order, every answer and error described.
+ * `sampleIds`: real ids for the example ids of the samples (the demo account's, when this
+ * deployment has one: DemoSamplesRepository); without them the samples name SAMPLE_IDS.
+ */
+export function publicDocument(
+  app: NestExpressApplication,
+  sampleIds: SampleIds = {},
+): OpenAPIObject {
   const origin = publicOrigin(app);
   const doc = generated(app, publicBuilder(origin));
   const endpoints = new Map(declaredEndpoints().map((e) => [`${e.method} ${e.path}`, e]));
@@ -208,7 +218,8 @@ export function publicDocument(app: NestExpressApplication): OpenAPIObject {
     const item = doc.paths[path];
     for (const method of METHODS) {
       const op = item[method];
-      if (op) describeOperation(op, method, path, endpoints.get(`${method} ${path}`), sampleBase);
+      const endpoint = endpoints.get(`${method} ${path}`);
+      if (op) describeOperation(op, method, path, endpoint, sampleBase, sampleIds);
     }
     out[path] = item;
   }
