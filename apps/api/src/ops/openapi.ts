@@ -17,6 +17,7 @@ import {
   withSampleIds,
 } from '@app/gateway';
 import { codeSamples } from './code-samples';
+import { RECORDED_ANSWERS } from './openapi-examples';
 
 /**
  * The operations of the API specification's "Endpoints" section, in its order: the public
@@ -197,7 +198,19 @@ function describeOperation(
     if (d.extension) op['x-spec-extension'] = true;
   }
   op.responses = { ...successOnly(op.responses), ...errorResponses(endpointErrors(endpoint)) };
+  if (endpoint) recordedExample(op, endpoint.declaration.operationId);
   if (method === 'post') idempotent(op);
+}
+
+/**
+ * The operation's recorded real answer (openapi-examples.ts) as the `example` of its success
+ * response, in place of the placeholders the schema alone would suggest (`0`, `"string"`).
+ */
+function recordedExample(op: OperationObject, operationId: string): void {
+  const recorded = RECORDED_ANSWERS[operationId];
+  const response = recorded && op.responses?.[String(recorded.status)];
+  const media = response && 'content' in response && response.content?.['application/json'];
+  if (media) media.example = recorded.body;
 }
 
 /**
