@@ -139,6 +139,14 @@ describe('the samples of /docs run with the demo key as npm start prints it', ()
     // The Try it forms of the page are prefilled with the same calls.
     const page = (await request(t!.url).get('/docs')).text;
     expect(page).not.toContain(SAMPLE_IDS.job);
+    // The demo audit the job sample names has a report page, as a crawled one has.
+    const audits = await request(t!.url)
+      .get('/api/v1/jobs?status=complete')
+      .set('Authorization', `Bearer ${key}`);
+    const reportUrl = audits.body.data.jobs[0].data.report_url as string;
+    const report = await request(t!.url).get(new URL(reportUrl).pathname);
+    expect(report.status).toBe(200);
+    expect(report.text).toContain('demo-outdoor.com');
     const before = await demoData();
     expect(before).toEqual({ rankProjects: 2, aiProjects: 3, completeJobs: 1 });
 
