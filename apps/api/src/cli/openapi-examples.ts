@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import Redis from 'ioredis';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@app/database';
@@ -68,6 +69,9 @@ export async function recordAnswers(
 @Module({ imports: [SeedModule, GscSyncModule] })
 class SeedAndSyncModule {}
 
+/** The recorder's Redis key prefix (its keys are removed after the run). */
+const REDIS_PREFIX = 'seo-openapi-examples';
+
 /** A migrated database of its own beside DATABASE_URL's, and how to drop it. */
 async function ownDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo');
@@ -106,7 +110,7 @@ async function main(): Promise<void> {
   Object.assign(process.env, {
     DATABASE_URL: db.url,
     SEO_DATA_PROVIDER: 'sandbox',
-    REDIS_PREFIX: 'seo-openapi-examples',
+    REDIS_PREFIX,
     GSC_BACKFILL_MONTHS: '1',
     GSC_SYNC_ENABLED: 'false',
     RANK_COLLECTION_ENABLED: 'false',
@@ -146,6 +150,18 @@ async function main(): Promise<void> {
   } finally {
     await app?.close();
     await db.drop();
+    await dropRedisKeys(`${REDIS_PREFIX}*`);
+  }
+}
+
+/** The recorder's Redis keys (its queues, the audit it queued), removed after the run. */
+async function dropRedisKeys(pattern: string): Promise<void> {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  try {
+    for await (const keys of redis.scanStream({ match: pattern, count: 500 }))
+      if ((keys as string[]).length) await redis.del(...(keys as string[]));
+  } finally {
+    redis.disconnect();
   }
 }
 
