@@ -51,9 +51,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       logger: false,
     },
   );
-  configureApp(app);
-  installClientErrorHandler(app.getHttpServer());
   try {
+    await configureApp(app);
+    installClientErrorHandler(app.getHttpServer());
     await app.listen(0, '127.0.0.1');
   } catch (err) {
     // A start-up refusal (e.g. secrets under an unknown key) must not leave the connections

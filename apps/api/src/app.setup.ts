@@ -82,7 +82,7 @@ export function securityHeaders(config: AppConfig): StaticHeaders {
 }
 
 /** Everything about the HTTP app that is not a module: shared by main.ts, tests and the benchmark. */
-export function configureApp(app: NestExpressApplication): NestExpressApplication {
+export async function configureApp(app: NestExpressApplication): Promise<NestExpressApplication> {
   const adapter = app.getHttpAdapter();
   if (!(adapter instanceof EnvelopeExpressAdapter)) {
     throw new Error(
@@ -97,7 +97,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.enableShutdownHooks();
 
   // Public OpenAPI (/docs), admin OpenAPI (/admin/docs), queue dashboard (/admin/queues): docs/operations.md.
-  installOps(app);
+  await installOps(app);
   // The pages' view engine (account area, OAuth pages, audit reports): pages/page-views.ts.
   installPages(app);
   return app;

@@ -16,7 +16,7 @@ async function bootstrap(): Promise<void> {
       bufferLogs: true,
     },
   );
-  configureApp(app);
+  await configureApp(app);
   installClientErrorHandler(app.getHttpServer());
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.port);

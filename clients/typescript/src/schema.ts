@@ -2239,6 +2239,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "plan": "pro",
+                     *         "api_calls_used": 16,
+                     *         "api_calls_limit": 1000,
+                     *         "unlimited": false,
+                     *         "resets_at": "2026-12-01"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a",
+                     *         "key_name": "demo 2026-11-27T03:24:55",
+                     *         "period_start": "2026-11-01"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageAnswer"];
                 };
             };
@@ -2309,6 +2327,172 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "domain": "example.com",
+                     *         "total_backlinks": 118,
+                     *         "referring_domains": 12,
+                     *         "page": 1,
+                     *         "limit": 10,
+                     *         "overview": {
+                     *           "domain_rank": 43,
+                     *           "total_backlinks": 118,
+                     *           "referring_domains": 12,
+                     *           "referring_domains_nofollow": 2,
+                     *           "referring_main_domains": 10,
+                     *           "referring_pages": 94,
+                     *           "referring_ips": 10,
+                     *           "referring_subnets": 8,
+                     *           "dofollow_backlinks": 88,
+                     *           "broken_backlinks": 4,
+                     *           "broken_pages": 17,
+                     *           "spam_score": 13,
+                     *           "first_seen": "2022-05-04 13:33:32",
+                     *           "lost_date": null
+                     *         },
+                     *         "insights": {
+                     *           "referring_links_types": {
+                     *             "anchor": 107,
+                     *             "image": 11
+                     *           },
+                     *           "referring_links_attributes": {
+                     *             "nofollow": 30,
+                     *             "noopener": 29
+                     *           },
+                     *           "referring_links_platform_types": {
+                     *             "cms": 59,
+                     *             "blogs": 29,
+                     *             "unknown": 30
+                     *           },
+                     *           "referring_links_tld": {
+                     *             "com": 70,
+                     *             "org": 23,
+                     *             "net": 25
+                     *           },
+                     *           "referring_links_countries": {
+                     *             "US": 59,
+                     *             "GB": 23,
+                     *             "": 36
+                     *           },
+                     *           "referring_subnets": 8,
+                     *           "referring_main_domains": 10
+                     *         },
+                     *         "backlinks": [
+                     *           {
+                     *             "domain_from": "travelnotes0.io",
+                     *             "url_from": "https://travelnotes0.io/post-7072",
+                     *             "url_to": "https://example.com/pricing",
+                     *             "anchor": "example.com",
+                     *             "dofollow": 1,
+                     *             "spam_score": 10,
+                     *             "domain_from_rank": 52,
+                     *             "page_from_rank": 6,
+                     *             "is_new": 0,
+                     *             "is_lost": 0,
+                     *             "is_broken": 0,
+                     *             "first_seen": "2023-02-13 17:11:34",
+                     *             "last_seen": "2026-01-07 22:51:51",
+                     *             "lost_date": null,
+                     *             "platform_type": "wikis",
+                     *             "country": "FR",
+                     *             "tld_from": "io",
+                     *             "item_type": "image",
+                     *             "page_from_status_code": 200,
+                     *             "url_to_status_code": 200,
+                     *             "attributes": [],
+                     *             "kw_top3": 14,
+                     *             "kw_top10": 31,
+                     *             "kw_top100": 733,
+                     *             "semantic_location": "article",
+                     *             "page_from_title": "Post 0 on travelnotes0.io",
+                     *             "domain_from_ip": "88.159.110.240",
+                     *             "links_count": 1,
+                     *             "is_indirect_link": 0,
+                     *             "url_from_https": 1,
+                     *             "text_pre": "As described by",
+                     *             "text_post": "in a recent article."
+                     *           },
+                     *           {
+                     *             "domain_from": "marketpro1.net",
+                     *             "url_from": "https://marketpro1.net/post-7294",
+                     *             "url_to": "https://example.com/about",
+                     *             "anchor": "read more",
+                     *             "dofollow": 1,
+                     *             "spam_score": 52,
+                     *             "domain_from_rank": 49,
+                     *             "page_from_rank": 14,
+                     *             "is_new": 0,
+                     *             "is_lost": 0,
+                     *             "is_broken": 0,
+                     *             "first_seen": "2020-08-07 01:03:42",
+                     *             "last_seen": "2025-12-11 15:15:40",
+                     *             "lost_date": null,
+                     *             "platform_type": "wikis",
+                     *             "country": "DE",
+                     *             "tld_from": "net",
+                     *             "item_type": "anchor",
+                     *             "page_from_status_code": 200,
+                     *             "url_to_status_code": 200,
+                     *             "attributes": [],
+                     *             "kw_top3": 8,
+                     *             "kw_top10": 89,
+                     *             "kw_top100": 1469,
+                     *             "semantic_location": "footer",
+                     *             "page_from_title": "Post 1 on marketpro1.net",
+                     *             "domain_from_ip": "174.144.240.164",
+                     *             "links_count": 1,
+                     *             "is_indirect_link": 0,
+                     *             "url_from_https": 1,
+                     *             "text_pre": "As described by",
+                     *             "text_post": "in a recent article."
+                     *           },
+                     *           {
+                     *             "domain_from": "devforum2.io",
+                     *             "url_from": "https://devforum2.io/post-8956",
+                     *             "url_to": "https://example.com/blog",
+                     *             "anchor": "click here",
+                     *             "dofollow": 1,
+                     *             "spam_score": 59,
+                     *             "domain_from_rank": 87,
+                     *             "page_from_rank": 31,
+                     *             "is_new": 0,
+                     *             "is_lost": 0,
+                     *             "is_broken": 0,
+                     *             "first_seen": "2021-04-06 07:42:44",
+                     *             "last_seen": "2026-01-09 04:02:18",
+                     *             "lost_date": null,
+                     *             "platform_type": "unknown",
+                     *             "country": "AU",
+                     *             "tld_from": "io",
+                     *             "item_type": "redirect",
+                     *             "page_from_status_code": 200,
+                     *             "url_to_status_code": 200,
+                     *             "attributes": [],
+                     *             "kw_top3": 15,
+                     *             "kw_top10": 94,
+                     *             "kw_top100": 741,
+                     *             "semantic_location": "article",
+                     *             "page_from_title": "Post 2 on devforum2.io",
+                     *             "domain_from_ip": "33.143.12.162",
+                     *             "links_count": 2,
+                     *             "is_indirect_link": 0,
+                     *             "url_from_https": 1,
+                     *             "text_pre": "As described by",
+                     *             "text_post": "in a recent article."
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a",
+                     *         "cached": false,
+                     *         "provider": "sandbox",
+                     *         "charged": "quota"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BacklinksAnswer"];
                 };
             };
@@ -2422,6 +2606,215 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "keyword": "running shoes",
+                     *         "location_code": 2840,
+                     *         "language_code": "en",
+                     *         "total_count": 40,
+                     *         "overview": {
+                     *           "search_volume": 46101,
+                     *           "cpc": 7.69,
+                     *           "competition": 0.11,
+                     *           "competition_level": "LOW",
+                     *           "difficulty": 19,
+                     *           "intent": [
+                     *             "Commercial"
+                     *           ],
+                     *           "trend": [
+                     *             {
+                     *               "y": 2025,
+                     *               "m": 1,
+                     *               "v": 34167
+                     *             },
+                     *             {
+                     *               "y": 2025,
+                     *               "m": 2,
+                     *               "v": 41650
+                     *             },
+                     *             {
+                     *               "y": 2025,
+                     *               "m": 3,
+                     *               "v": 41726
+                     *             }
+                     *           ],
+                     *           "growth": {
+                     *             "m": 10,
+                     *             "q": -2,
+                     *             "y": 52
+                     *           },
+                     *           "serp_features": [
+                     *             "organic",
+                     *             "related_searches"
+                     *           ],
+                     *           "bid_low": 2.28,
+                     *           "bid_high": 7.91,
+                     *           "avg_backlinks": 8654.8,
+                     *           "avg_ref_domains": 147.8,
+                     *           "comp_domain_rank": 580.1,
+                     *           "se_results": 868626181
+                     *         },
+                     *         "related_keywords": [
+                     *           {
+                     *             "keyword": "best running shoes",
+                     *             "search_volume": 9853,
+                     *             "cpc": 4.73,
+                     *             "competition": 0.71,
+                     *             "competition_level": "HIGH",
+                     *             "difficulty": 26,
+                     *             "intent": [
+                     *               "Informational"
+                     *             ],
+                     *             "trend": [
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 1,
+                     *                 "v": 12285
+                     *               },
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 2,
+                     *                 "v": 11566
+                     *               },
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 3,
+                     *                 "v": 7310
+                     *               }
+                     *             ],
+                     *             "growth": {
+                     *               "m": -24,
+                     *               "q": 20,
+                     *               "y": 6
+                     *             },
+                     *             "serp_features": [
+                     *               "organic"
+                     *             ],
+                     *             "bid_low": 2.35,
+                     *             "bid_high": 2.6,
+                     *             "avg_backlinks": 11662.9,
+                     *             "avg_ref_domains": 416.6,
+                     *             "comp_domain_rank": 808,
+                     *             "se_results": 205267762,
+                     *             "related": [
+                     *               "best running shoes online",
+                     *               "best running shoes guide",
+                     *               "best running shoes tips"
+                     *             ],
+                     *             "match_bucket": "similar"
+                     *           },
+                     *           {
+                     *             "keyword": "how to use running shoes",
+                     *             "search_volume": 11490,
+                     *             "cpc": 6.09,
+                     *             "competition": 0.71,
+                     *             "competition_level": "HIGH",
+                     *             "difficulty": 2,
+                     *             "intent": [
+                     *               "Navigational"
+                     *             ],
+                     *             "trend": [
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 1,
+                     *                 "v": 9197
+                     *               },
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 2,
+                     *                 "v": 11011
+                     *               },
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 3,
+                     *                 "v": 12305
+                     *               }
+                     *             ],
+                     *             "growth": {
+                     *               "m": -3,
+                     *               "q": 15,
+                     *               "y": 53
+                     *             },
+                     *             "serp_features": [
+                     *               "organic",
+                     *               "people_also_ask",
+                     *               "related_searches"
+                     *             ],
+                     *             "bid_low": 1.32,
+                     *             "bid_high": 6.85,
+                     *             "avg_backlinks": 2719.5,
+                     *             "avg_ref_domains": 251.5,
+                     *             "comp_domain_rank": 672.2,
+                     *             "se_results": 688640913,
+                     *             "related": [
+                     *               "how to use running shoes online",
+                     *               "how to use running shoes guide",
+                     *               "how to use running shoes tips"
+                     *             ],
+                     *             "match_bucket": "question"
+                     *           },
+                     *           {
+                     *             "keyword": "running shoes alternatives",
+                     *             "search_volume": 1957,
+                     *             "cpc": 2.95,
+                     *             "competition": 0.04,
+                     *             "competition_level": "LOW",
+                     *             "difficulty": 88,
+                     *             "intent": [
+                     *               "Navigational"
+                     *             ],
+                     *             "trend": [
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 1,
+                     *                 "v": 2059
+                     *               },
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 2,
+                     *                 "v": 2267
+                     *               },
+                     *               {
+                     *                 "y": 2025,
+                     *                 "m": 3,
+                     *                 "v": 1419
+                     *               }
+                     *             ],
+                     *             "growth": {
+                     *               "m": 22,
+                     *               "q": 28,
+                     *               "y": 18
+                     *             },
+                     *             "serp_features": [
+                     *               "organic",
+                     *               "people_also_ask"
+                     *             ],
+                     *             "bid_low": 0.9,
+                     *             "bid_high": 0.94,
+                     *             "avg_backlinks": 15546.1,
+                     *             "avg_ref_domains": 297.5,
+                     *             "comp_domain_rank": 153.8,
+                     *             "se_results": 867048961,
+                     *             "related": [
+                     *               "running shoes alternatives online",
+                     *               "running shoes alternatives guide",
+                     *               "running shoes alternatives tips"
+                     *             ],
+                     *             "match_bucket": "similar"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a",
+                     *         "cached": false,
+                     *         "provider": "sandbox",
+                     *         "charged": "quota"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeywordResearchAnswer"];
                 };
             };
@@ -2523,6 +2916,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "locations": [
+                     *           {
+                     *             "location_code": 2784,
+                     *             "location_name": "United Arab Emirates",
+                     *             "country_iso": "AE",
+                     *             "language_code": "en"
+                     *           },
+                     *           {
+                     *             "location_code": 2008,
+                     *             "location_name": "Albania",
+                     *             "country_iso": "AL",
+                     *             "language_code": "en"
+                     *           },
+                     *           {
+                     *             "location_code": 2051,
+                     *             "location_name": "Armenia",
+                     *             "country_iso": "AM",
+                     *             "language_code": "en"
+                     *           }
+                     *         ],
+                     *         "count": 94,
+                     *         "note": "Country-level markets accepted by POST /keyword-research as location_code. language_code is the market's primary language when it is one of en, es, fr, de, it, pt, nl, ru, ja, zh, else en. A request in a language the market does not offer is answered in the market's language, echoed as data.language_code."
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LocationsAnswer"];
                 };
             };
@@ -2600,6 +3026,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "job_id": "job_NXxdmRrlN7EQnh42WUUtQf",
+                     *       "status": "queued",
+                     *       "poll": "http://localhost:3000/api/v1/jobs/job_NXxdmRrlN7EQnh42WUUtQf",
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a",
+                     *         "max_pages": 50
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SiteAuditAccepted"];
                 };
             };
@@ -2697,6 +3136,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "job_id": "job_P84wWZWpOXWI7t2CZpDQVL",
+                     *         "endpoint": "site-audit",
+                     *         "status": "complete",
+                     *         "progress": 100,
+                     *         "created_at": "2026-11-27 03:24:55",
+                     *         "updated_at": "2026-11-27 03:24:55",
+                     *         "completed_at": "2026-11-27 03:24:55",
+                     *         "data": {
+                     *           "domain": "demo-outdoor.com",
+                     *           "issues": {
+                     *             "total": 5,
+                     *             "warning": 4,
+                     *             "critical": 1
+                     *           },
+                     *           "audit_id": "aud_wJhjLmvkYR78lUx0brqA6f",
+                     *           "geo_score": 73.9,
+                     *           "total_score": 91.2,
+                     *           "pages_crawled": 5,
+                     *           "report_url": "http://localhost:3000/reports/audits/aud_wJhjLmvkYR78lUx0brqA6f"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobAnswer"];
                 };
             };
@@ -2787,6 +3257,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "jobs": [
+                     *           {
+                     *             "job_id": "job_P84wWZWpOXWI7t2CZpDQVL",
+                     *             "endpoint": "site-audit",
+                     *             "status": "complete",
+                     *             "progress": 100,
+                     *             "created_at": "2026-11-27 03:24:55",
+                     *             "updated_at": "2026-11-27 03:24:55",
+                     *             "completed_at": "2026-11-27 03:24:55",
+                     *             "data": {
+                     *               "domain": "demo-outdoor.com",
+                     *               "issues": {
+                     *                 "total": 5,
+                     *                 "warning": 4,
+                     *                 "critical": 1
+                     *               },
+                     *               "audit_id": "aud_wJhjLmvkYR78lUx0brqA6f",
+                     *               "geo_score": 73.9,
+                     *               "total_score": 91.2,
+                     *               "pages_crawled": 5,
+                     *               "report_url": "http://localhost:3000/reports/audits/aud_wJhjLmvkYR78lUx0brqA6f"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "count": 1
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a",
+                     *         "total": 1,
+                     *         "limit": 20,
+                     *         "offset": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobListAnswer"];
                 };
             };
@@ -2867,6 +3376,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "keywords": [
+                     *           {
+                     *             "keyword_id": 1,
+                     *             "keyword": "hiking boots",
+                     *             "difficulty": 67,
+                     *             "search_volume": 3550,
+                     *             "cpc": 2.15,
+                     *             "country": "US",
+                     *             "language": "en",
+                     *             "device": "desktop",
+                     *             "status": "active",
+                     *             "project_id": 1,
+                     *             "project_domain": "demo-outdoor.com",
+                     *             "project_name": "Outdoor Store",
+                     *             "last_checked": "2026-11-27",
+                     *             "current_position": 55,
+                     *             "previous_position": 54,
+                     *             "position_change": -1,
+                     *             "landing_page": "https://demo-outdoor.com/hiking-boots",
+                     *             "gsc_clicks": null,
+                     *             "gsc_impressions": null,
+                     *             "gsc_ctr": null,
+                     *             "local_pack": true,
+                     *             "featured_snippet": true,
+                     *             "ai_overview": false
+                     *           },
+                     *           {
+                     *             "keyword_id": 2,
+                     *             "keyword": "best hiking boots",
+                     *             "difficulty": 84,
+                     *             "search_volume": 9550,
+                     *             "cpc": 0.67,
+                     *             "country": "US",
+                     *             "language": "en",
+                     *             "device": "desktop",
+                     *             "status": "active",
+                     *             "project_id": 1,
+                     *             "project_domain": "demo-outdoor.com",
+                     *             "project_name": "Outdoor Store",
+                     *             "last_checked": "2026-11-27",
+                     *             "current_position": null,
+                     *             "previous_position": 60,
+                     *             "position_change": null,
+                     *             "landing_page": null,
+                     *             "gsc_clicks": null,
+                     *             "gsc_impressions": null,
+                     *             "gsc_ctr": null,
+                     *             "local_pack": false,
+                     *             "featured_snippet": true,
+                     *             "ai_overview": false
+                     *           },
+                     *           {
+                     *             "keyword_id": 3,
+                     *             "keyword": "trail running shoes",
+                     *             "difficulty": 13,
+                     *             "search_volume": 550,
+                     *             "cpc": 0.34,
+                     *             "country": "US",
+                     *             "language": "en",
+                     *             "device": "desktop",
+                     *             "status": "active",
+                     *             "project_id": 1,
+                     *             "project_domain": "demo-outdoor.com",
+                     *             "project_name": "Outdoor Store",
+                     *             "last_checked": "2026-11-27",
+                     *             "current_position": null,
+                     *             "previous_position": 46,
+                     *             "position_change": null,
+                     *             "landing_page": null,
+                     *             "gsc_clicks": null,
+                     *             "gsc_impressions": null,
+                     *             "gsc_ctr": null,
+                     *             "local_pack": true,
+                     *             "featured_snippet": false,
+                     *             "ai_overview": false
+                     *           }
+                     *         ],
+                     *         "count": 20
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a",
+                     *         "project_id": null,
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "total": 51,
+                     *         "next": "/api/v1/rank/keywords?limit=20&offset=20"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankKeywordsAnswer"];
                 };
             };
@@ -2954,6 +3557,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "keyword": {
+                     *           "id": 31,
+                     *           "keyword": "sourdough bread recipe",
+                     *           "project_id": 2,
+                     *           "domain": "demo-recipes.com",
+                     *           "project": "Recipe Blog"
+                     *         },
+                     *         "history": [
+                     *           {
+                     *             "check_date": "2026-11-27",
+                     *             "position": null,
+                     *             "previous_position": 40,
+                     *             "change": null,
+                     *             "landing_page": null,
+                     *             "gsc_clicks": null,
+                     *             "gsc_impressions": null,
+                     *             "gsc_ctr": null,
+                     *             "gsc_average_position": null,
+                     *             "featured_snippet": false,
+                     *             "ai_overview": false,
+                     *             "people_also_ask": false,
+                     *             "local_pack": false,
+                     *             "images": false,
+                     *             "videos": false,
+                     *             "shopping": false,
+                     *             "knowledge_graph": false,
+                     *             "sitelinks": false
+                     *           },
+                     *           {
+                     *             "check_date": "2026-11-26",
+                     *             "position": 40,
+                     *             "previous_position": 41,
+                     *             "change": 1,
+                     *             "landing_page": "https://demo-recipes.com/sourdough-bread-recipe",
+                     *             "gsc_clicks": null,
+                     *             "gsc_impressions": null,
+                     *             "gsc_ctr": null,
+                     *             "gsc_average_position": null,
+                     *             "featured_snippet": false,
+                     *             "ai_overview": false,
+                     *             "people_also_ask": false,
+                     *             "local_pack": false,
+                     *             "images": false,
+                     *             "videos": false,
+                     *             "shopping": false,
+                     *             "knowledge_graph": false,
+                     *             "sitelinks": false
+                     *           },
+                     *           {
+                     *             "check_date": "2026-11-25",
+                     *             "position": 41,
+                     *             "previous_position": 43,
+                     *             "change": 2,
+                     *             "landing_page": "https://demo-recipes.com/sourdough-bread-recipe",
+                     *             "gsc_clicks": null,
+                     *             "gsc_impressions": null,
+                     *             "gsc_ctr": null,
+                     *             "gsc_average_position": null,
+                     *             "featured_snippet": false,
+                     *             "ai_overview": false,
+                     *             "people_also_ask": false,
+                     *             "local_pack": false,
+                     *             "images": false,
+                     *             "videos": false,
+                     *             "shopping": false,
+                     *             "knowledge_graph": false,
+                     *             "sitelinks": false
+                     *           }
+                     *         ],
+                     *         "trend": {
+                     *           "first": null,
+                     *           "latest": null,
+                     *           "best": 38,
+                     *           "worst": 45
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a",
+                     *         "days_requested": 30,
+                     *         "points": 30
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankHistoryAnswer"];
                 };
             };
@@ -3037,6 +3728,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "properties": [
+                     *           {
+                     *             "property_id": 1,
+                     *             "property_uri": "sc-domain:demo-outdoor.com",
+                     *             "display_name": "Outdoor Store (domain)",
+                     *             "status": "active",
+                     *             "last_synced_at": "2026-11-27 03:25:00",
+                     *             "last_sync_status": "ok",
+                     *             "google_email": "seo@demo-outdoor.com",
+                     *             "is_sandbox": true
+                     *           }
+                     *         ],
+                     *         "count": 1
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["GscPropertiesAnswer"];
                 };
             };
@@ -3115,6 +3830,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "property_id": 1,
+                     *         "dim": "query",
+                     *         "from": "2026-10-30",
+                     *         "to": "2026-11-27",
+                     *         "totals": {
+                     *           "clicks": 13797,
+                     *           "impressions": 165246,
+                     *           "ctr": 8.35,
+                     *           "position": 8.34
+                     *         },
+                     *         "rows": [
+                     *           {
+                     *             "key": "review merino socks",
+                     *             "clicks": 1406,
+                     *             "impressions": 8477,
+                     *             "ctr": 16.59,
+                     *             "position": 2.03
+                     *           },
+                     *           {
+                     *             "key": "women climbing harness",
+                     *             "clicks": 1375,
+                     *             "impressions": 7243,
+                     *             "ctr": 18.98,
+                     *             "position": 2.2
+                     *           },
+                     *           {
+                     *             "key": "cheap waterproof jacket",
+                     *             "clicks": 1223,
+                     *             "impressions": 5537,
+                     *             "ctr": 22.09,
+                     *             "position": 1.73
+                     *           }
+                     *         ],
+                     *         "total_rows": 140
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a",
+                     *         "sort": "clicks",
+                     *         "dir": "desc",
+                     *         "limit": 10
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["GscQueriesAnswer"];
                 };
             };
@@ -3198,6 +3961,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "projects": [
+                     *           {
+                     *             "id": 1,
+                     *             "domain": "demo-outdoor.com",
+                     *             "brand_name": "Outdoor Store",
+                     *             "target_country": "US",
+                     *             "target_language": "en",
+                     *             "ai_engine": "chatgpt",
+                     *             "tracking_frequency": "weekly",
+                     *             "status": "active",
+                     *             "visibility_score": 44.3,
+                     *             "previous_visibility_score": 44.5,
+                     *             "score_change": -0.2,
+                     *             "created_at": "2026-11-27 03:24:52",
+                     *             "updated_at": "2026-11-27 03:24:52"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "domain": "demo-recipes.com",
+                     *             "brand_name": "Recipe Blog",
+                     *             "target_country": "US",
+                     *             "target_language": "en",
+                     *             "ai_engine": "perplexity",
+                     *             "tracking_frequency": "weekly",
+                     *             "status": "active",
+                     *             "visibility_score": null,
+                     *             "previous_visibility_score": null,
+                     *             "score_change": null,
+                     *             "created_at": "2026-11-27 03:24:52",
+                     *             "updated_at": "2026-11-27 03:24:52"
+                     *           },
+                     *           {
+                     *             "id": 3,
+                     *             "domain": "demo-outdoor.com",
+                     *             "brand_name": "Outdoor Store",
+                     *             "target_country": "US",
+                     *             "target_language": "en",
+                     *             "ai_engine": "gemini",
+                     *             "tracking_frequency": "daily",
+                     *             "status": "active",
+                     *             "visibility_score": null,
+                     *             "previous_visibility_score": null,
+                     *             "score_change": null,
+                     *             "created_at": "2026-11-27 03:24:52",
+                     *             "updated_at": "2026-11-27 03:24:52"
+                     *           }
+                     *         ],
+                     *         "count": 4
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AiVisibilityProjectsAnswer"];
                 };
             };
@@ -3275,6 +4097,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 5,
+                     *         "domain": "example.com",
+                     *         "brand_name": "Example",
+                     *         "target_country": "US",
+                     *         "target_language": "en",
+                     *         "ai_engine": "chatgpt",
+                     *         "tracking_frequency": "weekly",
+                     *         "status": "active",
+                     *         "visibility_score": null,
+                     *         "previous_visibility_score": null,
+                     *         "score_change": null,
+                     *         "created_at": "2026-11-27 03:25:04",
+                     *         "updated_at": "2026-11-27 03:25:04",
+                     *         "prompts": [
+                     *           "best running shoes for beginners",
+                     *           "which running shoe brand lasts longest"
+                     *         ],
+                     *         "brand_aliases": [
+                     *           "Example Inc"
+                     *         ],
+                     *         "competitors": [
+                     *           {
+                     *             "name": "Rival",
+                     *             "domain": "rival.com"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AiVisibilityProjectCreatedAnswer"];
                 };
             };
@@ -3370,6 +4229,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "project": {
+                     *           "id": 1,
+                     *           "domain": "demo-outdoor.com",
+                     *           "brand_name": "Outdoor Store",
+                     *           "target_country": "US",
+                     *           "ai_engine": "chatgpt",
+                     *           "visibility_score": 44.3,
+                     *           "previous_visibility_score": 44.5
+                     *         },
+                     *         "latest_snapshot": {
+                     *           "geo_score": 47.1,
+                     *           "mention_rate": 35,
+                     *           "avg_position": 3.3,
+                     *           "sentiment_avg": 0.59,
+                     *           "citation_rate": 21.8,
+                     *           "competition_score": 74.5,
+                     *           "prompts_evaluated": 120,
+                     *           "snapshot_date": "2026-11-27"
+                     *         },
+                     *         "share_of_voice": {
+                     *           "brand_mentions": 42,
+                     *           "competitor_mentions": 747,
+                     *           "total_mentions": 789,
+                     *           "brand_share_pct": 5.32
+                     *         },
+                     *         "competitors": [
+                     *           {
+                     *             "competitor_name": "Alpine Outfitters 21",
+                     *             "competitor_domain": "rival-21.example",
+                     *             "mention_count": 62,
+                     *             "visibility_score": 67.9,
+                     *             "avg_position": 4.7,
+                     *             "updated_at": "2026-11-27 03:24:52"
+                     *           },
+                     *           {
+                     *             "competitor_name": "Alpine Outfitters 1",
+                     *             "competitor_domain": "rival-1.example",
+                     *             "mention_count": 59,
+                     *             "visibility_score": 76.9,
+                     *             "avg_position": 1,
+                     *             "updated_at": "2026-11-27 03:24:52"
+                     *           },
+                     *           {
+                     *             "competitor_name": "Peak Sports 14",
+                     *             "competitor_domain": "rival-14.example",
+                     *             "mention_count": 59,
+                     *             "visibility_score": 71.8,
+                     *             "avg_position": 1.2,
+                     *             "updated_at": "2026-11-27 03:24:52"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShareOfVoiceAnswer"];
                 };
             };
@@ -3455,6 +4376,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "project_id": 4,
+                     *         "deleted": true
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AiVisibilityProjectDeletedAnswer"];
                 };
             };
@@ -3535,6 +4469,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "project_id": 1,
+                     *         "brand_aliases": [],
+                     *         "prompts": [],
+                     *         "competitors": [],
+                     *         "ai_engine": "chatgpt",
+                     *         "tracking_frequency": "daily",
+                     *         "next_scan_at": null
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AiVisibilityProjectSettingsAnswer"];
                 };
             };
@@ -3629,6 +4581,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "project_id": 1,
+                     *         "brand_aliases": [],
+                     *         "prompts": [],
+                     *         "competitors": [],
+                     *         "ai_engine": "chatgpt",
+                     *         "tracking_frequency": "weekly",
+                     *         "next_scan_at": null
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AiVisibilityProjectSettingsAnswer"];
                 };
             };
@@ -3705,6 +4675,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "keyword_id": 51,
+                     *         "deleted": true
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankKeywordDeletedAnswer"];
                 };
             };
@@ -3785,6 +4768,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "keyword_id": 31,
+                     *         "keyword": "sourdough bread recipe",
+                     *         "difficulty": 61,
+                     *         "search_volume": 3050,
+                     *         "cpc": 0.92,
+                     *         "country": "US",
+                     *         "language": "en",
+                     *         "device": "desktop",
+                     *         "status": "paused",
+                     *         "project_id": 2,
+                     *         "project_domain": "demo-recipes.com",
+                     *         "project_name": "Recipe Blog",
+                     *         "last_checked": "2026-11-27",
+                     *         "current_position": null,
+                     *         "previous_position": 40,
+                     *         "position_change": null,
+                     *         "landing_page": null,
+                     *         "gsc_clicks": null,
+                     *         "gsc_impressions": null,
+                     *         "gsc_ctr": null,
+                     *         "local_pack": false,
+                     *         "featured_snippet": false,
+                     *         "ai_overview": false
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankKeywordAnswer"];
                 };
             };
@@ -3868,6 +4885,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "projects": [
+                     *           {
+                     *             "project_id": 1,
+                     *             "domain": "demo-outdoor.com",
+                     *             "name": "Outdoor Store",
+                     *             "match": "domain",
+                     *             "tracking": true,
+                     *             "keywords_count": 30,
+                     *             "created_at": "2026-11-27 03:24:52",
+                     *             "updated_at": "2026-11-27 03:24:52"
+                     *           },
+                     *           {
+                     *             "project_id": 2,
+                     *             "domain": "demo-recipes.com",
+                     *             "name": "Recipe Blog",
+                     *             "match": "domain",
+                     *             "tracking": false,
+                     *             "keywords_count": 21,
+                     *             "created_at": "2026-11-27 03:24:52",
+                     *             "updated_at": "2026-11-27 03:24:52"
+                     *           },
+                     *           {
+                     *             "project_id": 3,
+                     *             "domain": "demo-spare.com",
+                     *             "name": "Spare (the delete sample removes it)",
+                     *             "match": "domain",
+                     *             "tracking": false,
+                     *             "keywords_count": 0,
+                     *             "created_at": "2026-11-27 03:24:55",
+                     *             "updated_at": "2026-11-27 03:24:55"
+                     *           }
+                     *         ],
+                     *         "count": 3
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankProjectsAnswer"];
                 };
             };
@@ -3945,6 +5006,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "project_id": 4,
+                     *         "domain": "example.com",
+                     *         "name": "Example",
+                     *         "match": "domain",
+                     *         "tracking": true,
+                     *         "keywords_count": 0,
+                     *         "created_at": "2026-11-27 03:25:03",
+                     *         "updated_at": "2026-11-27 03:25:03"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankProjectAnswer"];
                 };
             };
@@ -4030,6 +5110,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "project_id": 3,
+                     *         "deleted": true,
+                     *         "keywords_deleted": 0
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankProjectDeletedAnswer"];
                 };
             };
@@ -4110,6 +5204,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "project_id": 2,
+                     *         "domain": "demo-recipes.com",
+                     *         "name": "Recipe Blog",
+                     *         "match": "domain",
+                     *         "tracking": false,
+                     *         "keywords_count": 21,
+                     *         "created_at": "2026-11-27 03:24:52",
+                     *         "updated_at": "2026-11-27 03:25:03"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankProjectAnswer"];
                 };
             };
@@ -4207,6 +5320,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "added": [
+                     *           {
+                     *             "keyword_id": 52,
+                     *             "keyword": "running shoes",
+                     *             "difficulty": null,
+                     *             "search_volume": null,
+                     *             "cpc": null,
+                     *             "country": "US",
+                     *             "language": "en",
+                     *             "device": "desktop",
+                     *             "status": "pending",
+                     *             "project_id": 2,
+                     *             "project_domain": "demo-recipes.com",
+                     *             "project_name": "Recipe Blog",
+                     *             "last_checked": null,
+                     *             "current_position": null,
+                     *             "previous_position": null,
+                     *             "position_change": null,
+                     *             "landing_page": null,
+                     *             "gsc_clicks": null,
+                     *             "gsc_impressions": null,
+                     *             "gsc_ctr": null,
+                     *             "local_pack": null,
+                     *             "featured_snippet": null,
+                     *             "ai_overview": null
+                     *           },
+                     *           {
+                     *             "keyword_id": 53,
+                     *             "keyword": "trail shoes",
+                     *             "difficulty": null,
+                     *             "search_volume": null,
+                     *             "cpc": null,
+                     *             "country": "US",
+                     *             "language": "en",
+                     *             "device": "mobile",
+                     *             "status": "pending",
+                     *             "project_id": 2,
+                     *             "project_domain": "demo-recipes.com",
+                     *             "project_name": "Recipe Blog",
+                     *             "last_checked": null,
+                     *             "current_position": null,
+                     *             "previous_position": null,
+                     *             "position_change": null,
+                     *             "landing_page": null,
+                     *             "gsc_clicks": null,
+                     *             "gsc_impressions": null,
+                     *             "gsc_ctr": null,
+                     *             "local_pack": null,
+                     *             "featured_snippet": null,
+                     *             "ai_overview": null
+                     *           }
+                     *         ],
+                     *         "already_tracked": [],
+                     *         "tracked_keywords": {
+                     *           "used": 53,
+                     *           "limit": 500
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-24T09:30:00.000+00:00",
+                     *         "request_id": "req_8f14e45fceea167a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RankKeywordsAddedAnswer"];
                 };
             };

@@ -96,7 +96,7 @@ interface GeoInput {
 }
 
 /** One weighted check: score = min(1, share / target); passed = share ≥ target. */
-function shareCheck(
+export function shareCheck(
   check: string,
   weight: number,
   hits: number,

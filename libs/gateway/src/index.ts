@@ -24,3 +24,4 @@ export * from './error-examples';
 export * from './endpoint';
 export * from './input-warnings';
 export * from './compression';
+export * from './sample-ids';

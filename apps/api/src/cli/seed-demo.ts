@@ -7,8 +7,10 @@ import { AccountsService, ApiKeysService, UsersService } from '@app/accounts';
 import { CreditsService } from '@app/billing';
 import { SeedModule } from './seed.module';
 import { seedDemoData } from './demo-data';
+import { seedDemoSampleTargets } from './demo-samples';
 
-const DEMO_ACCOUNT_NAME = 'Demo (Pro)';
+/** The demo account's name: how the seed and the document's samples find it. */
+export const DEMO_ACCOUNT_NAME = 'Demo (Pro)';
 const DEMO_USER_EMAIL = 'demo@example.com';
 
 interface DemoSeedResult {
@@ -45,7 +47,7 @@ const DEMO_KEY_LABEL_PREFIX = 'demo ';
  * previous run printed is revoked, so the account keeps one active demo key however often
  * `npm start` runs (keys made in the account area or by operators are left alone). The demo
  * account gets a higher monthly call allowance (1,000 instead of Pro's 20) and some credits so
- * it can be explored.
+ * it can be explored; the rows the samples of /docs name are made too (demo-samples.ts).
  */
 export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedResult> {
   const accounts = app.get(AccountsService);
@@ -56,6 +58,8 @@ export async function seedDemo(app: INestApplicationContext): Promise<DemoSeedRe
     await app.get(CreditsService).change(account.id, 25, 'demo seed', null);
   }
   await seedDemoData(app, account.id);
+  // What the samples of /docs name on this deployment (docs/api-reference.md).
+  await seedDemoSampleTargets(app, account.id);
   const keys = app.get(ApiKeysService);
   for (const old of await keys.list(account.id)) {
     if (!old.revokedAt && old.label.startsWith(DEMO_KEY_LABEL_PREFIX)) {

@@ -11,10 +11,13 @@ import {
   ERROR_EXAMPLES,
   ErrorExample,
   ErrorName,
+  SampleIds,
   answerComponents,
   declaredEndpoints,
+  withSampleIds,
 } from '@app/gateway';
 import { codeSamples } from './code-samples';
+import { RECORDED_ANSWERS } from './openapi-examples';
 
 /**
  * The operations of the API specification's "Endpoints" section, in its order: the public
@@ -185,20 +188,40 @@ function describeOperation(
   path: string,
   endpoint: DeclaredEndpoint | undefined,
   sampleBase: string,
+  sampleIds: SampleIds,
 ): void {
   if (endpoint) {
     const d = endpoint.declaration;
     op.operationId = d.operationId;
-    op['x-codeSamples'] = codeSamples(method, path, sampleBase, d.sample);
+    op['x-codeSamples'] = codeSamples(method, path, sampleBase, withSampleIds(d.sample, sampleIds));
     op.description = [op.description, `**Cost:** ${d.cost}`].filter(Boolean).join('\n\n');
     if (d.extension) op['x-spec-extension'] = true;
   }
   op.responses = { ...successOnly(op.responses), ...errorResponses(endpointErrors(endpoint)) };
+  if (endpoint) recordedExample(op, endpoint.declaration.operationId);
   if (method === 'post') idempotent(op);
 }
 
-/** The customer document: /api/v1 only, in the spec's order, every answer and error described. */
-export function publicDocument(app: NestExpressApplication): OpenAPIObject {
+/**
+ * The operation's recorded real answer (openapi-examples.ts) as the `example` of its success
+ * response, in place of the placeholders the schema alone would suggest (`0`, `"string"`).
+ */
+function recordedExample(op: OperationObject, operationId: string): void {
+  const recorded = RECORDED_ANSWERS[operationId];
+  const response = recorded && op.responses?.[String(recorded.status)];
+  const media = response && 'content' in response && response.content?.['application/json'];
+  if (media) media.example = recorded.body;
+}
+
+/**
+ * The customer document: /api/v1 only, in the spec's order, every answer and error described.
+ * `sampleIds`: real ids for the example ids of the samples (the demo account's, when this
+ * deployment has one: DemoSamplesRepository); without them the samples name SAMPLE_IDS.
+ */
+export function publicDocument(
+  app: NestExpressApplication,
+  sampleIds: SampleIds = {},
+): OpenAPIObject {
   const origin = publicOrigin(app);
   const doc = generated(app, publicBuilder(origin));
   const endpoints = new Map(declaredEndpoints().map((e) => [`${e.method} ${e.path}`, e]));
@@ -208,7 +231,8 @@ export function publicDocument(app: NestExpressApplication): OpenAPIObject {
     const item = doc.paths[path];
     for (const method of METHODS) {
       const op = item[method];
-      if (op) describeOperation(op, method, path, endpoints.get(`${method} ${path}`), sampleBase);
+      const endpoint = endpoints.get(`${method} ${path}`);
+      if (op) describeOperation(op, method, path, endpoint, sampleBase, sampleIds);
     }
     out[path] = item;
   }

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { createBullBoard } from '@bull-board/api';
@@ -8,7 +9,8 @@ import { APP_CONFIG, AppConfig, collectProcessMetrics } from '@app/core';
 import { PageAssets } from '../pages/page-assets';
 import { OpsAuth } from './ops-auth';
 import { OpsQueues } from './ops-queues';
-import { declaredEndpoints } from '@app/gateway';
+import { SampleIds, declaredEndpoints, withSampleIds } from '@app/gateway';
+import { DemoSamplesRepository } from './demo-samples.repository';
 import { adminDocument, publicDocument } from './openapi';
 import { referencePage } from './reference/reference-page';
 import {
@@ -38,7 +40,7 @@ const ADMIN_DOCS_PATH = 'admin/docs';
  * Without the OpsModule (a bare test module) only the public document is served. What these
  * library-written pages are given (title, favicon, viewport, no outside fonts): library-pages.ts.
  */
-export function installOps(app: NestExpressApplication): void {
+export async function installOps(app: NestExpressApplication): Promise<void> {
   collectProcessMetrics();
   const favicon = faviconUrl(app);
   const { auth, queues } = opsServices(app);
@@ -47,7 +49,29 @@ export function installOps(app: NestExpressApplication): void {
     installAdminDocs(app, auth, favicon);
   }
 
-  installReference(app, favicon);
+  installReference(app, favicon, await demoSampleIds(app));
+}
+
+/**
+ * The demo account's ids for the samples, when this deployment has the demo (`npm start`
+ * seeds it before the API starts): read once, here, so a sample copied from /docs runs with
+ * the demo key as printed. None without the demo account or without a database (a bare test
+ * module): the samples keep their example ids (docs/api-reference.md).
+ */
+async function demoSampleIds(app: NestExpressApplication): Promise<SampleIds> {
+  let repo: DemoSamplesRepository;
+  try {
+    repo = app.get(DemoSamplesRepository, { strict: false });
+  } catch {
+    return {};
+  }
+  try {
+    return (await repo.sampleIds()) ?? {};
+  } catch (err) {
+    // No database at start-up: the document is still served, with the example ids.
+    new Logger('Reference').warn({ err }, 'demo sample ids not read; the samples keep example ids');
+    return {};
+  }
 }
 
 /**
@@ -55,18 +79,21 @@ export function installOps(app: NestExpressApplication): void {
  * document), its fingerprinted assets at /docs/assets/, and the document itself at
  * /docs/openapi.json and /docs/openapi.yaml (SwaggerModule, without its UI).
  */
-function installReference(app: NestExpressApplication, favicon: string): void {
-  const doc = publicDocument(app);
+function installReference(
+  app: NestExpressApplication,
+  favicon: string,
+  sampleIds: SampleIds,
+): void {
+  const doc = publicDocument(app, sampleIds);
   const assets = new ReferenceAssets();
   const calls = new Map(
-    declaredEndpoints().map((e) => [
-      e.declaration.operationId,
-      {
-        query: e.declaration.sample.query,
-        path: e.declaration.sample.path,
-        body: e.declaration.sample.body,
-      },
-    ]),
+    declaredEndpoints().map((e) => {
+      const sample = withSampleIds(e.declaration.sample, sampleIds);
+      return [
+        e.declaration.operationId,
+        { query: sample.query, path: sample.path, body: sample.body },
+      ];
+    }),
   );
   const page = encode(
     referencePage(
