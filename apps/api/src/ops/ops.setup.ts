@@ -52,6 +52,14 @@ export async function installOps(app: NestExpressApplication): Promise<void> {
   installReference(app, favicon, await demoSampleIds(app));
 }
 
+function configOf(app: NestExpressApplication): AppConfig | null {
+  try {
+    return app.get<AppConfig>(APP_CONFIG, { strict: false });
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The demo account's ids for the samples, when this deployment has the demo (`npm start`
  * seeds it before the API starts): read once, here, so a sample copied from /docs runs with
@@ -59,6 +67,8 @@ export async function installOps(app: NestExpressApplication): Promise<void> {
  * module): the samples keep their example ids (docs/api-reference.md).
  */
 async function demoSampleIds(app: NestExpressApplication): Promise<SampleIds> {
+  // A production deployment has no demo: an account a customer named like it is not one.
+  if (configOf(app)?.production) return {};
   let repo: DemoSamplesRepository;
   try {
     repo = app.get(DemoSamplesRepository, { strict: false });
