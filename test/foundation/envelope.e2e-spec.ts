@@ -184,6 +184,15 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
     // Which node DATABASE_URL reached, and its replication state (issue 43).
     expect(ready.body.data.primary).toMatchObject({ in_recovery: false, port: 5432 });
     expect(Array.isArray(ready.body.data.primary.replication)).toBe(true);
+    // …and on /metrics, one series for that node (publishNodeInfo, libs/database).
+    const metrics = await t
+      .http()
+      .get('/metrics')
+      .set({ Authorization: `Bearer ${process.env.ADMIN_TOKEN}` });
+    expect(metrics.status).toBe(200);
+    expect(metrics.text.match(/^db_primary_node_info\{.*$/gm)).toEqual([
+      `db_primary_node_info{address="${ready.body.data.primary.address ?? 'socket'}",port="5432"} 1`,
+    ]);
   });
 
   it('serves the OpenAPI document with both security schemes', async () => {
