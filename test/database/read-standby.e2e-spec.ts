@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { ReadSql } from '@app/database';
+import { metrics } from '@app/core';
+import { ReadSql, Sql, StandbyStatus } from '@app/database';
 import { dataSourceOptions } from '../../libs/database/src/data-source-options';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
 import { PgCluster } from '../helpers/pg-cluster';
@@ -140,6 +141,42 @@ describe('Read standby: your-data reads on a hot standby, the primary when it la
     );
     expect(await keywordCount()).toBe(5);
     console.log(`Read standby: in use again ${back} ms after replay resumed`);
+  }, 30_000);
+
+  it('a read failing on the standby: out of use at once, and no node named until a check reaches one', async () => {
+    await reads.check();
+    expect(reads.status().state).toBe('in_use');
+    const primary = t.app.get(Sql);
+    // What the read saw as it began: on the primary (its second run), the standby's state
+    // just after the failure, before any check could run again.
+    const seen: Array<{
+      onPrimary: boolean;
+      status: StandbyStatus;
+      series: ReturnType<typeof metrics.standbyNode.get>;
+    }> = [];
+    const onPrimary = await reads.read(async (sql) => {
+      seen.push({
+        onPrimary: sql === primary,
+        status: reads.status(),
+        series: metrics.standbyNode.get(),
+      });
+      // On the standby: the connection is ended under the read (57P01), a failure of the
+      // standby itself, as when it goes away mid-statement.
+      if (sql !== primary) await sql.rows('SELECT pg_terminate_backend(pg_backend_pid())');
+      return sql === primary;
+    });
+    expect(onPrimary).toBe(true);
+    expect(seen.map((s) => s.onPrimary)).toEqual([false, true]);
+    expect(seen[1].status).toEqual({ state: 'down', lag_ms: null, node: null });
+    expect((await seen[1].series).values).toEqual([]);
+    // The next check finds it well: in use, and named again.
+    await reads.check();
+    expect(reads.status()).toEqual({
+      state: 'in_use',
+      lag_ms: 0,
+      node: { address: '127.0.0.1/32', port: pg.standbyPort },
+    });
+    expect((await metrics.standbyNode.get()).values).toHaveLength(1);
   }, 30_000);
 
   it('down: reads go to the primary with no 5xx on the way, and come back when it returns', async () => {

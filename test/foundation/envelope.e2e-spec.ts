@@ -210,6 +210,15 @@ describe('Response envelope, errors, request ids, CORS (spec: Response envelope,
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.code).toBe('UNAUTHORIZED');
     expect(JSON.stringify(wrong.body)).not.toMatch(/"port"|address/);
+    // …and on /metrics, one series for that node (publishNodeInfo, libs/database).
+    const metrics = await t
+      .http()
+      .get('/metrics')
+      .set({ Authorization: `Bearer ${process.env.ADMIN_TOKEN}` });
+    expect(metrics.status).toBe(200);
+    expect(metrics.text.match(/^db_primary_node_info\{.*$/gm)).toEqual([
+      `db_primary_node_info{address="${ready.body.data.primary.address ?? 'socket'}",port="5432"} 1`,
+    ]);
   });
 
   it('serves the OpenAPI document with both security schemes', async () => {

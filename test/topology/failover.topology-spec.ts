@@ -7,6 +7,13 @@ import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
 import { PatroniCluster } from '../helpers/patroni-cluster';
 import { Spawned, freePort, spawnDist, waitForHttp } from '../helpers/processes';
 import { FixtureSite, startFixtureSite } from '../site-audit/fixture-site';
+import {
+  KEYWORDS,
+  OTHER_KEYWORDS,
+  RankFixture,
+  RankWrite,
+  replayedEverywhere,
+} from './rank-traffic';
 import { Answer, FaultReport, loops, record, stopLoops, summarize } from './traffic';
 
 /**
@@ -20,10 +27,26 @@ import { Answer, FaultReport, loops, record, stopLoops, summarize } from './traf
  * served and counted is missing from the meter or the credits after the switch, a 5xx is not
  * the clean 500 with Retry-After, a 5xx comes outside a fault's window, or the old primary
  * does not come back as a replica.
+ *
+ * Rank data rides along (rank-traffic.ts): checks written through the admin ingestion for one
+ * account all the time, `GET /rank/keywords` read for it and for a second account whose page
+ * the API keeps. After each fault a probe waits for an acknowledged write on the new primary,
+ * writes the second account too, waits until every node that answers has replayed the
+ * primary's WAL and reads both: a page older than an acknowledged write is a stale kept page.
+ * It fails on that, on a 200 page that is malformed or another account's, on a read staler than
+ * the read standby's bound, on an acknowledged write missing at the end, and when the rank
+ * version goes back or differs from the writes committed.
  */
 const ADMIN_TOKEN = 'failover-admin-token-0123456789';
 /** After writes are back, how long a fault may still answer 5xx (in-flight statements). */
 const TAIL_MS = 3_000;
+/** DATABASE_READ_MAX_LAG_MS of the API. */
+const READ_MAX_LAG_MS = 5_000;
+/**
+ * How stale a rank read may be: the standby's bound, plus the time to its next check (1 s) and
+ * that check's own bound (0.8 s), rounded up.
+ */
+const READ_STALE_MS = READ_MAX_LAG_MS + 3_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Milliseconds per single-row commit through the primary address with `mode`. */
@@ -100,7 +123,7 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
         PORT: String(port),
         DATABASE_URL: dbUrl,
         DATABASE_READ_URL: cluster.replicaUrl('seo_failover'),
-        DATABASE_READ_MAX_LAG_MS: '5000',
+        DATABASE_READ_MAX_LAG_MS: String(READ_MAX_LAG_MS),
         DB_CONNECT_TIMEOUT_MS: '3000',
         REDIS_URL: 'redis://127.0.0.1:6379',
         REDIS_PREFIX: prefix,
@@ -115,7 +138,16 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
       };
       api = spawnDist('apps/api/src/main.js', env);
       await waitForHttp(`${base}/health/ready`, 60_000);
-      worker = spawnDist('apps/worker/src/main.js', env);
+      // Info level for its one ready line: a worker still starting when the first fault hits
+      // exits ("Worker failed to start", seen on a loaded machine), which is not what this run
+      // is about (no process may need a restart once it runs).
+      worker = spawnDist('apps/worker/src/main.js', { ...env, LOG_LEVEL: 'info' });
+      const deadline = Date.now() + 120_000;
+      while (!worker.stdout().includes('Worker ready')) {
+        if (worker.child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`worker not ready: ${worker.stdout()}\n${worker.stderr()}`);
+        await sleep(200);
+      }
     } catch (err) {
       await stopAll();
       throw err;
@@ -134,12 +166,38 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
     const researchAcc = await admin.account('pro', { ...roomy, backlinks_per_month: 10 });
     await admin.credits(researchAcc.id, 200);
     const auditAcc = await admin.account('agency', roomy);
+    const rankAcc = await admin.account('agency', roomy);
+    const otherAcc = await admin.account('agency', roomy);
+    const rank = new RankFixture(base, ADMIN_TOKEN, rankAcc.id, 'rank-a.example');
+    const other = new RankFixture(base, ADMIN_TOKEN, otherAcc.id, 'rank-b.example');
+    await rank.create(KEYWORDS);
+    await other.create(OTHER_KEYWORDS);
+    /** The written account's rank version and the WAL position, through the primary address. */
+    const primaryState = async (): Promise<{ version: number; lsn: string }> => {
+      const c = new Client({ connectionString: dbUrl, connectionTimeoutMillis: 3_000 });
+      c.on('error', () => undefined);
+      try {
+        await c.connect();
+        const { rows } = await c.query<{ version: string; lsn: string }>(
+          `SELECT (SELECT version FROM rank_versions WHERE account_id = $1)::text AS version,
+                  pg_current_wal_lsn()::text AS lsn`,
+          [rank.accountId],
+        );
+        return { version: Number(rows[0].version), lsn: rows[0].lsn };
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    };
+    const versionAtStart = (await primaryState()).version;
 
     // What synchronous commit to one standby costs a commit (the meter's, the ledger's).
     const syncMs = await commitCost(dbUrl, 'on', 200);
     const localMs = await commitCost(dbUrl, 'local', 200);
 
-    const ready = await (await fetch(`${base}/health/ready`)).json();
+    // The operator's view of readiness (the admin token): which nodes answered.
+    const ready = await (
+      await fetch(`${base}/health/ready`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).json();
     const metricsText = async () =>
       (
         await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
@@ -160,6 +218,7 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
     const call = (kind: Answer['kind'], acc: TestAccount, path: string) =>
       record(answers, kind, `${base}${path}`, { headers: bearer(acc.key) }, 20_000);
     let n = 0;
+    let k = 0;
     const traffic = [
       loops(3, () => call('usage', usageAcc, '/api/v1/usage'), 20),
       loops(
@@ -167,7 +226,91 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
         () => call('research', researchAcc, `/api/v1/backlinks?domain=site${n++}.example`),
         100,
       ),
+      // Rank: one writer, and readers of the written account and of the other one.
+      loops(
+        1,
+        async () => {
+          const kw = k++ % KEYWORDS;
+          if (rank.hasRoom(kw)) await rank.post(answers, kw);
+        },
+        150,
+      ),
+      loops(1, () => call('rank', rankAcc, '/api/v1/rank/keywords'), 20),
+      loops(1, () => call('rank-other', otherAcc, '/api/v1/rank/keywords'), 50),
     ];
+
+    /**
+     * After a fault: writes on the new primary (a rank write posted after now, acknowledged;
+     * one of the other account, whose page was kept before the fault), then, once every node
+     * that answers has replayed the primary's WAL, reads of both accounts must show every write
+     * acknowledged before it: whichever database a read goes to has them, so an older page is
+     * a kept page served stale.
+     */
+    const problems: string[] = [];
+    const probes: Array<Record<string, unknown>> = [];
+    let lastVersion = versionAtStart;
+    const probe = async (label: string, allNodes = false) => {
+      const t0 = Date.now();
+      while (!rank.writes.some((w) => w.answer?.start >= t0 && w.answer.status === 200)) {
+        if (Date.now() - t0 > 30_000)
+          return void problems.push(`${label}: no rank write acknowledged within 30 s`);
+        await sleep(50);
+      }
+      let otherWrite: RankWrite | undefined;
+      for (let i = 0; i < 5 && otherWrite?.answer.status !== 200; i++)
+        otherWrite = await other.post(answers, 0);
+      if (otherWrite!.answer.status !== 200)
+        problems.push(`${label}: the other account's write: ${JSON.stringify(otherWrite!.answer)}`);
+      const writeMs = Date.now() - t0;
+      const at = Date.now();
+      const { version, lsn } = await primaryState();
+      const acked = rank.writes.filter(
+        (w) => w.seq >= KEYWORDS && w.answer?.status === 200 && w.answer.end <= at,
+      ).length;
+      // The version moves once per committed write of the account: never back, never short.
+      if (version < lastVersion || version - versionAtStart < acked)
+        problems.push(
+          `${label}: rank version ${version} (at start ${versionAtStart}, last seen ${lastVersion}) for ${acked} writes acknowledged`,
+        );
+      lastVersion = Math.max(lastVersion, version);
+      const replayAt = Date.now();
+      const nodes = await replayedEverywhere(
+        cluster.nodes.map((x) => x.pgPort),
+        'seo_failover',
+        lsn,
+        30_000,
+        allNodes,
+      );
+      const replayMs = Date.now() - replayAt;
+      const shown: Record<string, number[]> = {};
+      for (const [fixture, acc, kind] of [
+        [rank, rankAcc, 'rank'],
+        [other, otherAcc, 'rank-other'],
+      ] as Array<[RankFixture, TestAccount, Answer['kind']]>) {
+        const required = fixture.newestAcked(at);
+        const a = await call(kind, acc, '/api/v1/rank/keywords');
+        const seqs: number[] = [];
+        const wrong = a.status === 200 ? fixture.pageProblems(a, seqs) : [`status ${a.status}`];
+        const stale = required.filter((r, i) => !(seqs[i] >= r));
+        if (wrong.length || stale.length)
+          problems.push(
+            `${label}: ${fixture.domain} read after replay: ${wrong.join('; ')}` +
+              ` shows writes ${JSON.stringify(seqs)}, acknowledged before it ${JSON.stringify(required)}` +
+              ` (nodes ${JSON.stringify(nodes)})`,
+          );
+        shown[fixture.domain] = seqs;
+      }
+      probes.push({
+        probe: label,
+        acked,
+        version,
+        write_ms: writeMs,
+        replay_ms: replayMs,
+        // Nodes that answered the replay check (a killed, frozen or restarting one does not).
+        answering: nodes.filter((x) => !x.down).length,
+        shown,
+      });
+    };
 
     /** Waits for a usage call that started after `at` and was served: writes work again. */
     const writesBackAfter = async (at: number): Promise<number> => {
@@ -190,12 +333,14 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
       await act();
       const writesBackMs = await writesBackAfter(at);
       await sleep(TAIL_MS);
+      await probe(name);
       if (after) await after();
       reports.push({ ...summarize(name, at, Date.now(), answers), writesBackMs });
     };
 
     const begun = Date.now();
     await sleep(3_000);
+    await probe('before any fault');
     const first = (await cluster.leader())!;
     await fault(`SIGKILL the primary node (${first})`, () => cluster.killNode(first));
     cluster.startNode(first);
@@ -225,6 +370,7 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
       90_000,
     );
     await sleep(2_000);
+    await probe('healed (all three nodes back)', true);
     for (const t of traffic) await t.stop();
 
     // The worker's writes resumed too, without a restart: an audit runs to the end.
@@ -272,6 +418,133 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
         `Members at the end: ${JSON.stringify(members.map((m) => [m.name, m.role, m.state]))}`,
     );
 
+    // Rank data across the switches. Every 200 page: whole, the account's own, and no staler
+    // than the read standby's bound allows.
+    let reads = 0;
+    for (const a of answers.filter((x) => x.status === 200)) {
+      const fixture = a.kind === 'rank' ? rank : a.kind === 'rank-other' ? other : null;
+      if (!fixture) continue;
+      reads++;
+      const seqs: number[] = [];
+      const wrong = fixture.pageProblems(a, seqs);
+      const required = fixture.newestAcked(a.start - READ_STALE_MS);
+      const stale = required.flatMap((r, i) =>
+        seqs[i] >= r ? [] : [`keyword ${i}: ${seqs[i]} < ${r}`],
+      );
+      if (wrong.length || stale.length)
+        problems.push(
+          `${fixture.domain} answer at +${a.start - begun} ms (${a.end - a.start} ms): ` +
+            [
+              ...wrong,
+              ...stale.map(
+                (x) => `older than a write acknowledged ${READ_STALE_MS} ms before (${x})`,
+              ),
+            ].join('; '),
+        );
+    }
+    // At the end every acknowledged write is there (/rank/history, every check of the last
+    // 365 days), nothing that was never posted, and the version moved once per write committed.
+    const final = await primaryState();
+    await replayedEverywhere(
+      cluster.nodes.map((x) => x.pgPort),
+      'seo_failover',
+      final.lsn,
+      30_000,
+      true,
+    );
+    const ended: Record<string, unknown> = {};
+    let committedRank = 0;
+    for (const [fixture, acc, kind] of [
+      [rank, rankAcc, 'rank'],
+      [other, otherAcc, 'rank-other'],
+    ] as Array<[RankFixture, TestAccount, Answer['kind']]>) {
+      const stored = new Set<number>();
+      for (const id of fixture.ids) {
+        // Recorded with the account's reads: the meter counts it.
+        const res = await call(kind, acc, `/api/v1/rank/history?keyword_id=${id}&days=365`);
+        const body = res.body as {
+          data?: {
+            history?: Array<{ check_date: string; position: number; landing_page: string }>;
+          };
+        };
+        if (res.status !== 200)
+          problems.push(`history of ${id}: ${res.status} ${JSON.stringify(body)}`);
+        for (const h of body.data?.history ?? []) {
+          const seq = Number(/\/w\/(\d+)$/.exec(h.landing_page)?.[1] ?? NaN);
+          const w = fixture.writes[seq];
+          if (
+            !w ||
+            fixture.ids[w.kw] !== id ||
+            w.date !== h.check_date ||
+            w.position !== h.position
+          )
+            problems.push(
+              `${fixture.domain}: a stored check that was never posted: ${JSON.stringify(h)}`,
+            );
+          else stored.add(seq);
+        }
+      }
+      const acked = fixture.writes.filter((w) => w.answer.status === 200);
+      const lost = acked.filter((w) => !stored.has(w.seq)).map((w) => w.seq);
+      const failedWrites = fixture.writes.filter((w) => w.answer.status !== 200).length;
+      if (lost.length)
+        problems.push(`${fixture.domain}: acknowledged writes lost: ${JSON.stringify(lost)}`);
+      if (stored.size > acked.length + failedWrites)
+        problems.push(
+          `${fixture.domain}: ${stored.size} checks stored for ${fixture.writes.length} posted`,
+        );
+      // The last page shows each keyword's newest stored write.
+      const last = await call(kind, acc, '/api/v1/rank/keywords');
+      const seqs: number[] = [];
+      const wrong =
+        last.status === 200 ? fixture.pageProblems(last, seqs) : [`status ${last.status}`];
+      const newest = fixture.ids.map((_, i) =>
+        Math.max(...[...stored].filter((q) => fixture.writes[q].kw === i)),
+      );
+      if (wrong.length || JSON.stringify(seqs) !== JSON.stringify(newest))
+        problems.push(
+          `${fixture.domain}: last page ${wrong.join('; ')} shows ${JSON.stringify(seqs)}, stored newest ${JSON.stringify(newest)}`,
+        );
+      if (fixture === rank) committedRank = [...stored].filter((q) => q >= KEYWORDS).length;
+      ended[fixture.domain] = {
+        posted: fixture.writes.length,
+        acknowledged: acked.length,
+        failed: failedWrites,
+        stored: stored.size,
+        lost: lost.length,
+      };
+    }
+    if (final.version - versionAtStart !== committedRank)
+      problems.push(
+        `rank version moved ${final.version - versionAtStart} for ${committedRank} writes committed`,
+      );
+    const pages = Object.fromEntries(
+      [...after.matchAll(/^api_rank_keyword_pages_total\{result="(\w+)"\} (\d+)$/gm)].map((m) => [
+        m[1],
+        Number(m[2]),
+      ]),
+    );
+    console.log(
+      `Failover rank: ${reads} pages of 200 checked; probes:\n` +
+        probes.map((p) => JSON.stringify(p)).join('\n') +
+        `\nat the end: ${JSON.stringify(ended)}, version +${final.version - versionAtStart}` +
+        `; pages by result: ${JSON.stringify(pages)}` +
+        (problems.length
+          ? `\n${problems.length} problems:\n${problems.slice(0, 20).join('\n')}`
+          : ''),
+    );
+    expect(problems).toEqual([]);
+    // Kept pages were served across the run (else nothing above tested them).
+    expect(pages.kept).toBeGreaterThan(0);
+    expect(probes).toHaveLength(5);
+
+    if (status !== 'complete') {
+      const tail = (text: string) => text.split('\n').slice(-30).join('\n');
+      console.log(
+        `Site audit ${jobId} is ${status || 'unknown'}; the worker's output, last lines:\n` +
+          `${tail(worker.stdout())}\n${tail(worker.stderr())}`,
+      );
+    }
     expect(status).toBe('complete');
     expect(api.child.exitCode).toBeNull();
     expect(worker.child.exitCode).toBeNull();
@@ -315,6 +588,8 @@ describe('Failover: PostgreSQL primary under Patroni + etcd + HAProxy, killed, p
     for (const [acc, kind] of [
       [usageAcc, 'usage'],
       [researchAcc, 'research'],
+      [rankAcc, 'rank'],
+      [otherAcc, 'rank-other'],
     ] as Array<[TestAccount, Answer['kind']]>) {
       meters.push({
         kind,

@@ -1,6 +1,14 @@
 /** One answer seen by the topology run's traffic. */
 export interface Answer {
-  kind: 'usage' | 'your-data' | 'research' | 'audit-start' | 'job-poll';
+  kind:
+    | 'usage'
+    | 'your-data'
+    | 'research'
+    | 'audit-start'
+    | 'job-poll'
+    | 'rank'
+    | 'rank-other'
+    | 'rank-write';
   start: number;
   end: number;
   status: number;

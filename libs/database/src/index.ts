@@ -7,6 +7,7 @@ export { runMigrations, ensureDatabase } from './cli/migrate';
 export * from './sql';
 export * from './postgres-ping';
 export * from './read-sql';
+export * from './node-info';
 export * from './upserted';
 export * from './schema-drift';
 export * from './gsc-partitions.repository';

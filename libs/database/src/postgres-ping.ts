@@ -1,14 +1,13 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig, metrics } from '@app/core';
+import { NodeAddress, publishNodeInfo } from './node-info';
 
 /** The bound of one ping, connecting included (ms). */
 const PING_TIMEOUT_MS = 2000;
 
 /** Which node answered the ping, whether it is a primary, and its standbys' states. */
-export interface PrimaryNodeStatus {
-  address: string | null;
-  port: number | null;
+export interface PrimaryNodeStatus extends NodeAddress {
   in_recovery: boolean;
   replication: Array<{ application_name: string; state: string | null; sync_state: string | null }>;
   checked_at: string;
@@ -112,8 +111,7 @@ export class PostgresPing implements OnApplicationShutdown {
 
 /** The node's figures on /metrics (db_primary_node_info, db_primary_in_recovery, db_primary_replicas). */
 function publishNode(node: PrimaryNodeStatus): void {
-  metrics.primaryNode.reset();
-  metrics.primaryNode.set({ address: node.address ?? 'socket', port: String(node.port ?? '') }, 1);
+  publishNodeInfo(metrics.primaryNode, node);
   metrics.primaryInRecovery.set(node.in_recovery ? 1 : 0);
   metrics.primaryReplicas.reset();
   for (const state of ['sync', 'async', 'potential', 'quorum'])

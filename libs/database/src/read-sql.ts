@@ -9,6 +9,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, metrics } from '@app/core';
 import { dataSourceOptions } from './data-source-options';
 import { unreachableDependency } from './dependency-health';
+import { NodeAddress, publishNodeInfo } from './node-info';
 import { Sql } from './sql';
 
 /** Where the standby reads go now. */
@@ -23,7 +24,7 @@ export interface StandbyStatus {
    * The node the last check reached through DATABASE_READ_URL (behind HAProxy's standby
    * address: one of the replicas); null while down or not configured (issue 43).
    */
-  node: { address: string | null; port: number | null } | null;
+  node: NodeAddress | null;
 }
 
 /** How often the standby's state and lag are checked (never per request). */
@@ -73,6 +74,8 @@ export class ReadSql implements OnApplicationBootstrap, OnApplicationShutdown {
     if (this.state !== 'in_use') return work(this.primary);
     return work(this.standby!.sql).catch((err: unknown) => {
       if (!standbyFailure(err)) throw err;
+      // Out of use at once, and no node named for it until a check reaches one again.
+      this.setNode(null);
       this.setState('down', null, err);
       return work(this.primary);
     });
@@ -142,12 +145,7 @@ export class ReadSql implements OnApplicationBootstrap, OnApplicationShutdown {
   /** The node last reached, on /metrics as db_standby_node_info{address, port} 1. */
   private setNode(node: StandbyStatus['node']): void {
     this.node = node;
-    metrics.standbyNode.reset();
-    if (node)
-      metrics.standbyNode.set(
-        { address: node.address ?? 'socket', port: String(node.port ?? '') },
-        1,
-      );
+    publishNodeInfo(metrics.standbyNode, node);
   }
 
   /** The standby's data source, created on first use and again after a failed start. */
