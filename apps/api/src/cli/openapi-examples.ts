@@ -7,8 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '@app/database';
+import { runMigrations } from '@app/database';
 import { EnvelopeExpressAdapter, declaredEndpoints, withSampleIds } from '@app/gateway';
 import { ApiModule } from '../api.module';
 import { configureApp } from '../app.setup';
@@ -87,13 +86,7 @@ async function ownDatabase(): Promise<{ url: string; drop: () => Promise<void> }
   };
   await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(`/${name}`, base).href;
-  const ds = new DataSource(dataSourceOptions(url, 2));
-  await ds.initialize();
-  try {
-    await ds.runMigrations({ transaction: 'each' });
-  } finally {
-    await ds.destroy();
-  }
+  await runMigrations(url);
   return { url, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 

@@ -8,9 +8,8 @@ import { CreditsService } from '@app/billing';
 import { SeedModule } from './seed.module';
 import { seedDemoData } from './demo-data';
 import { seedDemoSampleTargets } from './demo-samples';
+import { DEMO_ACCOUNT_NAME } from '../ops/demo-sample-targets';
 
-/** The demo account's name: how the seed and the document's samples find it. */
-export const DEMO_ACCOUNT_NAME = 'Demo (Pro)';
 const DEMO_USER_EMAIL = 'demo@example.com';
 
 interface DemoSeedResult {

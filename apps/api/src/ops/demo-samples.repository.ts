@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '@app/database';
 import type { SampleIds } from '@app/gateway';
-import { DEMO_ACCOUNT_NAME } from '../cli/seed-demo';
-import { DEMO_SAMPLE_TARGETS } from '../cli/demo-samples';
+import { DEMO_ACCOUNT_NAME, DEMO_SAMPLE_TARGETS } from './demo-sample-targets';
 
 type Row = { [K in keyof Required<SampleIds>]: string | null };
 
