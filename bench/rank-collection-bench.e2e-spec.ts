@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { metrics } from '@app/core';
-import { RankChecksRepository, Sql } from '@app/database';
+import { RankChecksRepository, SerpTasksRepository, Sql } from '@app/database';
 import { SerpProvider, createSerpProvider } from '@app/providers';
 import { RankCollectionService } from '../apps/worker/src/rank-collection/rank-collection.service';
-import { SerpTasksRepository } from '../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue, taskCost } from '../test/fixtures/fake-serp-queue';
 import { AdminClient, bearer } from '../test/helpers/fixtures';
 import { createOwnDatabase } from '../test/helpers/own-database';
