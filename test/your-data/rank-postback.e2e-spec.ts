@@ -296,6 +296,17 @@ describe('rank collection by postback', () => {
       token: postbackToken(SECRET, b.tag),
     });
     expect(swapped.status).toBe(400);
+    // a's URL with b's id and a body of b relabelled with a's tag: b is not a's task to store.
+    const relabelled = fake.postbackEnvelope(b.task_id!) as {
+      tasks: Array<{ data: Record<string, unknown> }>;
+    };
+    relabelled.tasks[0].data.tag = a.tag;
+    const forged = await postback(gzipSync(JSON.stringify(relabelled)), {
+      id: b.task_id!,
+      tag: a.tag,
+      token: postbackToken(SECRET, a.tag),
+    });
+    expect(forged.status).toBe(404);
     for (const id of ids) {
       expect(await checkCount(id)).toBe(0);
       expect((await taskRow(id))?.state).toBe('posted');

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, ApiError, AppConfig, Clock, metrics } from '@app/core';
-import { OpenTask, SerpTasksRepository, TaskRow, parseTaskTag } from '@app/database';
+import { SerpTasksRepository, TaskRow, parseTaskTag } from '@app/database';
 import {
   SERP_TASK_POST_ENDPOINT,
-  answerCheck,
   gunzipPostback,
   postbackTask,
   postbackTokenMatches,
@@ -100,41 +99,48 @@ export class RankPostbackService {
     const parsed = postbackTask(text.text);
     if (!parsed.ok) throw new ApiError('BAD_REQUEST', parsed.message);
     const { task: posted } = parsed;
-    if (posted.tag !== null && posted.tag !== auth.tag)
+    // The body's task must be the URL's (its tag, which the token signs, and its id).
+    if (posted.tag !== auth.tag)
       throw new ApiError('BAD_REQUEST', 'The task in the body is not the task of the URL (tag).');
     if (typeof queryId === 'string' && queryId !== '$id' && queryId !== posted.id)
       throw new ApiError('BAD_REQUEST', 'The task in the body is not the task of the URL (id).');
 
-    const row = await this.openRow(auth, posted.id);
-    if (row === 'collected') return { task_id: posted.id, outcome: 'duplicate' };
-    const task: OpenTask = { ...row, task_id: posted.id };
-    const found = answerCheck(posted.answer, task);
-    if (found) {
-      const outcome = await this.store.store(task, found.check);
-      if (outcome === 'failed')
+    if (posted.answer.kind === 'pending')
+      throw new ApiError('BAD_REQUEST', 'The task in the body is not complete.');
+    const item = {
+      taskId: posted.id,
+      keywordId: auth.keywordId,
+      day: auth.day,
+      answer: posted.answer,
+    };
+    let done = await this.store.handle(item);
+    if (done.outcome === 'not_open') {
+      // Not a posted task: stored already, not recorded yet (waited for), or not ours to store.
+      if ((await this.openRow(auth, posted.id)) === 'collected')
+        return { task_id: posted.id, outcome: 'duplicate' };
+      done = await this.store.handle(item);
+      // Taken by another way meanwhile (collect): stored once, by it.
+      if (done.outcome === 'not_open' && (await this.openRow(auth, posted.id)) === 'collected')
+        return { task_id: posted.id, outcome: 'duplicate' };
+    }
+    switch (done.outcome) {
+      case 'stored':
+        metrics.providerTasks.inc({
+          ...label,
+          result: done.kind === 'done' ? 'collected' : 'no_results',
+        });
+        return { task_id: posted.id, outcome: 'stored' };
+      case 'duplicate':
+        return { task_id: posted.id, outcome: 'duplicate' };
+      case 'recorded':
+        metrics.providerTasks.inc({ ...label, result: done.refused ? 'refused' : 'failed' });
+        return { task_id: posted.id, outcome: done.refused ? 'refused' : 'failed' };
+      case 'failed':
+      case 'not_open':
         throw new ApiError(
           'SERVICE_UNAVAILABLE',
           'The check could not be stored; it will be collected from tasks_ready.',
         );
-      if (outcome === 'stored')
-        metrics.providerTasks.inc({
-          ...label,
-          result: found.kind === 'done' ? 'collected' : 'no_results',
-        });
-      return { task_id: posted.id, outcome };
-    }
-    switch (posted.answer.kind) {
-      case 'done':
-      case 'no_results':
-      case 'pending':
-        throw new ApiError('BAD_REQUEST', 'The task in the body is not complete.');
-      case 'refused':
-      case 'failed': {
-        const refused = posted.answer.kind === 'refused';
-        await this.tasks.failCollected(task, refused, posted.answer.message, this.clock.now());
-        metrics.providerTasks.inc({ ...label, result: posted.answer.kind });
-        return { task_id: posted.id, outcome: refused ? 'refused' : 'failed' };
-      }
     }
   }
 
@@ -147,6 +153,8 @@ export class RankPostbackService {
     auth: { keywordId: number; day: string; attempt: number },
     taskId: string,
   ): Promise<TaskRow | 'collected'> {
+    // Returns a posted row, or 'collected'; throws 404 (not an open task of ours) or 503
+    // (still claimed after CLAIM_WAIT_MS).
     const started = Date.now();
     for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
       const row = await this.tasks.taskOfDay(auth.keywordId, auth.day);
