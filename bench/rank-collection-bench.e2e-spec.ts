@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { metrics } from '@app/core';
-import { RankChecksRepository, Sql } from '@app/database';
+import { RankChecksRepository, SerpTasksRepository, Sql } from '@app/database';
 import { SerpProvider, createSerpProvider } from '@app/providers';
 import { RankCollectionService } from '../apps/worker/src/rank-collection/rank-collection.service';
-import { SerpTasksRepository } from '../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue, taskCost } from '../test/fixtures/fake-serp-queue';
 import { AdminClient, bearer } from '../test/helpers/fixtures';
 import { createOwnDatabase } from '../test/helpers/own-database';
@@ -22,12 +21,24 @@ import { procCpuMs } from './bench-support';
  * Prints: checks posted / collected+stored per second, PostgreSQL CPU (utime + stime of the
  * backends connected to the bench database, from /proc/<pid>/stat) per stored check, the
  * kept-pages hit rate of the readers, and the reads per second.
+ *
+ * BENCH_MODE=postback: the tasks are posted with a postback_url to the same process's API
+ * (RANK_POSTBACK_SECRET; docs/rank-collection.md, "Postbacks"); the fake POSTs each result
+ * (gzip) BENCH_READY_MS (1000) after its post, BENCH_POSTBACK_CONCURRENCY (30) at a time, and
+ * the API's receiver stores it.
+ * Measured from the first task_post to the last check stored; task_get calls are counted (0
+ * expected); a collect run afterwards drains whatever a failed postback left in tasks_ready.
  */
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const KEYWORDS = Number(process.env.BENCH_KEYWORDS ?? 500);
 const READERS = Number(process.env.BENCH_READERS ?? 4);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
+const MODE = process.env.BENCH_MODE === 'postback' ? 'postback' : 'poll';
+const READY_MS = Number(process.env.BENCH_READY_MS ?? (MODE === 'postback' ? 1000 : 0));
+/** Postbacks the fake sends at once (the provider's own concurrency is not documented). */
+const POSTBACK_CONCURRENCY = Number(process.env.BENCH_POSTBACK_CONCURRENCY ?? 30);
 const TOTAL = ACCOUNTS * KEYWORDS;
+const SECRET = 'bench-postback-secret-0123456789abcdef';
 
 /** The SERP client counting its calls and the time spent waiting on it. */
 function counted(serp: SerpProvider, c: { calls: number; ms: number }): SerpProvider {
@@ -56,6 +67,11 @@ async function keptPages(): Promise<{ kept: number; read: number; not_kept: numb
   return out;
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : null;
+};
+
 jest.setTimeout(60 * 60_000);
 
 describe('rank collection at agency scale (bench)', () => {
@@ -66,9 +82,16 @@ describe('rank collection at agency scale (bench)', () => {
   beforeAll(async () => {
     await fake.start();
     fake.slowMs = LATENCY_MS;
+    fake.readyAfterMs = READY_MS;
+    fake.postbackConcurrency = POSTBACK_CONCURRENCY;
     db = await createOwnDatabase('rankbench');
     t = await createTestApp({
-      env: fake.env({ DATABASE_URL: db.url, RANK_CHECK_DEPTH: '100', LOG_LEVEL: 'warn' }),
+      env: fake.env({
+        DATABASE_URL: db.url,
+        RANK_CHECK_DEPTH: '100',
+        LOG_LEVEL: 'warn',
+        ...(MODE === 'postback' ? { RANK_POSTBACK_SECRET: SECRET } : {}),
+      }),
     });
   });
   afterAll(async () => {
@@ -77,7 +100,7 @@ describe('rank collection at agency scale (bench)', () => {
     await db?.drop();
   });
 
-  it(`${ACCOUNTS} accounts × ${KEYWORDS} keywords, ${READERS} readers`, async () => {
+  it(`${MODE}: ${ACCOUNTS} accounts × ${KEYWORDS} keywords, ${READERS} readers`, async () => {
     const sql = t.app.get(Sql);
     const admin = new AdminClient(t.url);
     const accounts: Array<{ id: number; key: string }> = [];
@@ -143,8 +166,19 @@ describe('rank collection at agency scale (bench)', () => {
       ).arrayBuffer();
 
     const upstream = { calls: 0, ms: 0 };
+    // Postback mode: the worker signs postback URLs to this process's API.
+    const config =
+      MODE === 'postback'
+        ? {
+            ...t.config,
+            rankCollection: {
+              ...t.config.rankCollection,
+              postback: { baseUrl: t.url, secret: SECRET },
+            },
+          }
+        : t.config;
     const w = new RankCollectionService(
-      t.config,
+      config,
       new SerpTasksRepository(sql, new RankChecksRepository(sql)),
       counted(createSerpProvider(t.config, t.clock), upstream),
       t.clock,
@@ -159,12 +193,33 @@ describe('rank collection at agency scale (bench)', () => {
     const postCalls = upstream.calls;
     let collected = 0;
     let runs = 0;
+    const storedNow = async () =>
+      (await sql.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM rank_serp_tasks WHERE state = 'collected'`,
+      ))!.n;
     const t1 = performance.now();
+    const getsBefore = fake.taskGets.length;
+    let byPostback = 0;
+    if (MODE === 'postback') {
+      // The receiver stores them as they come; the worker only posts.
+      for (let idle = 0; idle < 600;) {
+        const n = await storedNow();
+        if (n >= TOTAL) break;
+        idle = n === byPostback ? idle + 1 : 0;
+        byPostback = n;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await fake.postbacksSettled(120_000);
+      byPostback = await storedNow();
+      collected = byPostback;
+    }
+    const postbackMs = performance.now() - t0;
     while (collected < TOTAL && runs < 1000) {
       collected += (await w.collect()).collected;
       runs++;
     }
-    const collectMs = performance.now() - t1;
+    const collectMs =
+      MODE === 'postback' ? performance.now() - t0 - postMs : performance.now() - t1;
     const pgMs = await pgCpuSince(cpu0);
     const node = process.cpuUsage(node0);
     reading = false;
@@ -179,7 +234,31 @@ describe('rank collection at agency scale (bench)', () => {
               (SELECT count(*)::int FROM rank_serp_tasks WHERE state = 'collected') AS collected,
               (SELECT round(sum(usd)::numeric, 6)::float FROM provider_spend) AS usd`,
     );
+    const statuses: Record<string, number> = {};
+    for (const p of fake.postbacks) {
+      const k = String(p.status ?? p.error);
+      statuses[k] = (statuses[k] ?? 0) + 1;
+    }
+    const postbackReport =
+      MODE === 'postback'
+        ? {
+            ready_after_ms: READY_MS,
+            postback_concurrency: POSTBACK_CONCURRENCY,
+            stored_by_postback: byPostback,
+            postback_answers: statuses,
+            postback_answer_ms_median: median(fake.postbacks.map((p) => p.ms)),
+            post_to_last_postback_stored_s: Number((postbackMs / 1000).toFixed(2)),
+            stored_by_postback_per_s: Math.round(byPostback / (postbackMs / 1000)),
+            task_get_calls: fake.taskGets.length - getsBefore,
+            // The fake's share of node CPU: building the gzip bodies it sends.
+            fake_postback_build_ms_per_check: Number(
+              (fake.postbackBuildMs / Math.max(1, fake.postbacks.length)).toFixed(3),
+            ),
+          }
+        : {};
     const report = {
+      mode: MODE,
+      ...postbackReport,
       accounts: ACCOUNTS,
       keywords_per_account: KEYWORDS,
       checks: TOTAL,
@@ -194,6 +273,7 @@ describe('rank collection at agency scale (bench)', () => {
       collected_stored_per_s: Math.round(collected / (collectMs / 1000)),
       checks_per_s_end_to_end: Math.round(collected / totalS),
       upstream_calls: upstream.calls,
+      upstream_calls_per_check: Number((upstream.calls / TOTAL).toFixed(3)),
       upstream_wait_s: Number((upstream.ms / 1000).toFixed(2)),
       pg_cpu_s: Number((pgMs / 1000).toFixed(2)),
       pg_cpu_ms_per_check: Number((pgMs / collected).toFixed(3)),

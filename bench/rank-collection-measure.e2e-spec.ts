@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { RankChecksRepository, Sql } from '@app/database';
+import { RankChecksRepository, SerpTasksRepository, Sql } from '@app/database';
 import { SerpProvider, createSerpProvider } from '@app/providers';
 import { RankCollectionService } from '../apps/worker/src/rank-collection/rank-collection.service';
-import { SerpTasksRepository } from '../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue, taskCost } from '../test/fixtures/fake-serp-queue';
 import { AdminClient } from '../test/helpers/fixtures';
 import { TestApp, createTestApp } from '../test/helpers/test-app';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { SERP_POSTBACK_PATH, postbackToken } from '@app/providers';
 import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
 import { FakeGoogle } from '../fixtures/fake-google';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
@@ -34,6 +35,9 @@ const SECRET_KINDS = [
   'Google connect state',
   'Google refresh token',
   'Google access token',
+  'rank postback secret',
+  'rank postback token',
+  'wrong rank postback token',
 ];
 
 /**
@@ -45,6 +49,7 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
   const fake = new FakeDataForSeo('log-check-login', `dfs-pw-${randomBytes(12).toString('hex')}`);
   const google = new FakeGoogle();
   const adminToken = process.env.ADMIN_TOKEN!;
+  const postbackSecret = `rank-postback-${randomBytes(16).toString('hex')}`;
   const secrets: Array<[kind: string, value: string]> = [];
   const processes: Spawned[] = [];
   let base: string;
@@ -65,6 +70,7 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
       PUBLIC_BASE_URL: base,
       LOG_LEVEL: 'trace',
       REDIS_PREFIX: `${process.env.REDIS_PREFIX}:logcheck`,
+      RANK_POSTBACK_SECRET: postbackSecret,
     };
     processes.push(spawnDist('apps/api/src/main.js', env));
     processes.push(spawnDist('apps/worker/src/main.js', env));
@@ -192,6 +198,24 @@ describe('Logs: no secret in any line (API and worker at trace level)', () => {
     // No such route: the URL with the token in it reaches the access log.
     const inQuery = await request(base).get(`/admin/v1/no-such-route?token=${adminToken}`);
     expect(inQuery.status).toBe(404);
+  });
+
+  it('receives rank postbacks with a right and a wrong token (the token is in the URL)', async () => {
+    const tag = 'rk:1:2026-09-01:1';
+    const right = postbackToken(postbackSecret, tag);
+    const wrong = postbackToken(`wrong-${postbackSecret}`, tag);
+    secrets.push(['rank postback secret', postbackSecret]);
+    secrets.push(['rank postback token', right], ['wrong rank postback token', wrong]);
+    const url = (tok: string) =>
+      `${SERP_POSTBACK_PATH}?id=t-1&tag=${encodeURIComponent(tag)}&token=${tok}`;
+    const refused = await request(base).post(url(wrong)).send(Buffer.from('x'));
+    expect(refused.status).toBe(401);
+    // The right token, a body that is not gzip: refused after authentication (415).
+    const notGzip = await request(base)
+      .post(url(right))
+      .set('Content-Type', 'application/json')
+      .send('{"tasks":[]}');
+    expect(notGzip.status).toBe(415);
   });
 
   it('signs in to the account area (password, session cookie), creates a key, reads the webhook secret', async () => {

@@ -1,11 +1,16 @@
 import { plainDate } from '@app/core';
-import { RankCheckInput, RankChecksRepository, Sql, SqlTx } from '@app/database';
+import {
+  RankCheckInput,
+  RankChecksRepository,
+  SerpTasksRepository,
+  Sql,
+  SqlTx,
+} from '@app/database';
 import { createSerpProvider } from '@app/providers';
 import {
   RankCollectionService,
   STORE_BATCH,
 } from '../../apps/worker/src/rank-collection/rank-collection.service';
-import { SerpTasksRepository } from '../../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
 import { AdminClient } from '../helpers/fixtures';
 import { createOwnDatabase } from '../helpers/own-database';

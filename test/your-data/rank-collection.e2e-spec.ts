@@ -1,5 +1,5 @@
 import { loadConfig, plainDate } from '@app/core';
-import { RankChecksRepository, Sql } from '@app/database';
+import { RankChecksRepository, SerpTasksRepository, Sql } from '@app/database';
 import {
   SandboxSerpProvider,
   SerpPosted,
@@ -14,7 +14,6 @@ import { KeywordMetricsRepository } from '../../apps/worker/src/rank-collection/
 import { KeywordMetricsService } from '../../apps/worker/src/rank-collection/keyword-metrics.service';
 import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
 import { RankCollectionService } from '../../apps/worker/src/rank-collection/rank-collection.service';
-import { SerpTasksRepository } from '../../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { createOwnDatabase } from '../helpers/own-database';

@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { plainDate } from '@app/core';
-import { RankChecksRepository, Sql } from '@app/database';
+import { RankChecksRepository, SerpTasksRepository, Sql } from '@app/database';
 import { createSerpProvider } from '@app/providers';
 import { RankCollectionService } from '../../apps/worker/src/rank-collection/rank-collection.service';
-import { SerpTasksRepository } from '../../apps/worker/src/rank-collection/serp-tasks.repository';
 import { FakeSerpQueue } from '../fixtures/fake-serp-queue';
 import { signIn } from '../helpers/account-session';
 import { AdminClient, Plan, TestAccount, bearer } from '../helpers/fixtures';

@@ -15,6 +15,7 @@ import { BacklinksModule } from './backlinks/backlinks.module';
 import { KeywordResearchModule } from './keyword-research/keyword-research.module';
 import { RankModule } from './rank/rank.module';
 import { ProviderSpendModule } from './provider-spend/provider-spend.module';
+import { RankPostbackModule } from './rank-postback/rank-postback.module';
 import { GscModule } from './gsc/gsc.module';
 import { GscConnectModule } from './gsc-connect/gsc-connect.module';
 import { AiVisibilityModule } from './ai-visibility/ai-visibility.module';
@@ -47,6 +48,7 @@ import { RedisMemoryPolicyWatch } from '@app/redis';
     KeywordResearchModule,
     RankModule,
     ProviderSpendModule,
+    RankPostbackModule,
     GscModule,
     GscConnectModule,
     AiVisibilityModule,

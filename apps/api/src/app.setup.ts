@@ -51,6 +51,8 @@ const API_CORS: CorsOptions = {
   ],
   maxAge: 86_400,
 };
+/** Rank-collection postbacks: gzip bodies read by their route (rank-postback/), never by a parser. */
+const POSTBACK_URL = /^\/collect\/dataforseo\/serp\/postback\/?$/i;
 /** The JSON APIs: the public API, the account area's and the admin API (pages post forms). */
 const JSON_API_URL = /^\/(api|account|admin)\/v1(\/|$)/i;
 /** Cookie-authenticated paths: /account..., /oauth... (never any Access-Control-Allow-*). */
@@ -167,7 +169,9 @@ function configureBodies(app: NestExpressApplication, config: AppConfig): void {
   app.useBodyParser('json', {
     limit: BODY_LIMIT,
     type: jsonBodyOf(
-      (req) => !ADMIN_API_URL.test(req.path) || carriesAdminToken(req.headers.authorization),
+      (req) =>
+        !POSTBACK_URL.test(req.path) &&
+        (!ADMIN_API_URL.test(req.path) || carriesAdminToken(req.headers.authorization)),
     ),
   });
   // Depth and size bounds on the parsed body, before any guard or transform (docs/pipeline-and-metering.md).

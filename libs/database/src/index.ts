@@ -15,5 +15,6 @@ export * from './gsc-ingestion.repository';
 export * from './ai-visibility-ingestion.repository';
 export * from './idempotency-keys.repository';
 export * from './rank-checks.repository';
+export * from './serp-tasks.repository';
 export * from './statement-time';
 export * from './clock-skew';

@@ -10,6 +10,7 @@ export * from './serp/serp-provider';
 export * from './serp/serp.types';
 export * from './serp/serp.mapping';
 export * from './serp/dataforseo-serp.provider';
+export * from './serp/serp-postback';
 export * from './serp/sandbox-serp.provider';
 export * from './ai-engines/ai-engine-provider';
 export * from './ai-engines/ai-figures';

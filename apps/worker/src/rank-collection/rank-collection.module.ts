@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
-import { RankChecksRepository } from '@app/database';
+import { RankChecksRepository, SerpTasksRepository } from '@app/database';
 import { ProvidersModule } from '@app/providers';
 import { RANK_COLLECTION_JOB_OPTIONS, RANK_COLLECTION_QUEUE } from './rank-collection.queue';
 import { RankCollectionProcessor } from './rank-collection.processor';
 import { RankCollectionService } from './rank-collection.service';
-import { SerpTasksRepository } from './serp-tasks.repository';
+
 import { KeywordMetricsRepository } from './keyword-metrics.repository';
 import { KeywordMetricsService } from './keyword-metrics.service';
 

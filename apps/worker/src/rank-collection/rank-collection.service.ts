@@ -8,27 +8,22 @@ import {
   SerpProvider,
   SerpTaskAnswer,
   SerpTaskRequest,
-  noResultsCheck,
-  serpCheck,
+  answerCheck,
+  postbackUrl,
   serpTaskListPrice,
 } from '@app/providers';
-import type { RankCheckInput } from '@app/database';
 import {
   ClaimedKeyword,
   OpenTask,
   PostRecord,
+  RankCheckInput,
   SerpTasksRepository,
+  parseTaskTag,
   taskKey,
-} from './serp-tasks.repository';
+  taskTag,
+} from '@app/database';
 
-/** A task's tag: `rk:<keyword id>:<YYYY-MM-DD>:<attempt>` (echoed by tasks_ready). */
-export const taskTag = (keywordId: number, day: string, attempt: number) =>
-  `rk:${keywordId}:${day}:${attempt}`;
-
-export function parseTaskTag(tag: string | null): { keywordId: number; day: string } | null {
-  const m = /^rk:(\d+):(\d{4}-\d{2}-\d{2}):\d+$/.exec(tag ?? '');
-  return m ? { keywordId: Number(m[1]), day: m[2] } : null;
-}
+export { parseTaskTag, taskTag };
 
 /** Most batches of 100 one post run sends (50,000 keywords). */
 const MAX_BATCHES_PER_RUN = 500;
@@ -127,8 +122,10 @@ export class RankCollectionService {
 
   private request(k: ClaimedKeyword, day: string): SerpTaskRequest {
     const market = MARKETS.find((m) => m.country_iso === k.country.toUpperCase());
+    const tag = taskTag(k.keyword_id, day, k.attempts);
+    const { baseUrl, secret } = this.config.rankCollection.postback;
     return {
-      tag: taskTag(k.keyword_id, day, k.attempts),
+      tag,
       keyword: k.keyword,
       // An unknown country is sent as location 0: the provider refuses it (405xx → status error).
       locationCode: market?.location_code ?? 0,
@@ -136,6 +133,8 @@ export class RankCollectionService {
       device: k.device === 'mobile' ? 'mobile' : 'desktop',
       depth: this.config.rankCollection.checkDepth,
       target: k.domain,
+      // Postbacks on: the provider POSTs the result to the API (no task_get needed).
+      ...(baseUrl && secret ? { postbackUrl: postbackUrl(baseUrl, secret, tag) } : {}),
     };
   }
 
@@ -240,21 +239,18 @@ export class RankCollectionService {
     for (let i = 0; i < chunk.length; i++) {
       const task = chunk[i];
       const answer = answers[i];
+      const found = answerCheck(answer, task);
+      if (found) {
+        checks.push({ task, ...found });
+        continue;
+      }
       switch (answer.kind) {
+        case 'done':
+        case 'no_results':
+          break; // a check (above)
         case 'pending':
           result.pending++;
           await this.tasks.touch(task, now);
-          break;
-        case 'done':
-        case 'no_results':
-          checks.push({
-            task,
-            kind: answer.kind,
-            check:
-              answer.kind === 'done'
-                ? serpCheck(answer.result, task.domain, task.match, task.check_date)
-                : noResultsCheck(task.check_date),
-          });
           break;
         case 'refused':
         case 'failed':
@@ -263,31 +259,19 @@ export class RankCollectionService {
           await this.tasks.failCollected(task, answer.kind === 'refused', answer.message, now);
       }
     }
-    let stored: Set<string> | null = null;
-    try {
-      stored = await this.tasks.storeCollectedBatch(checks, now);
-    } catch (err) {
+    const outcome = await this.tasks.storeCollectedAll(checks, now);
+    if (outcome.batchError)
       this.logger.warn(
-        { err, checks: checks.length },
+        { err: outcome.batchError, checks: checks.length },
         'Rank collection: storing a batch failed; storing its checks one by one',
       );
-    }
     for (const c of checks) {
-      let ok: boolean;
-      if (stored) ok = stored.has(taskKey(c.task));
-      else {
-        try {
-          ok = await this.tasks.storeCollected(c.task, c.check, now);
-        } catch (err) {
-          // Left posted: collected again at a later run (tasks_ready or overdue).
-          this.logger.warn(
-            { err, task: c.task.task_id },
-            'Rank collection: storing a check failed',
-          );
-          ok = false;
-        }
-      }
-      if (ok) {
+      const key = taskKey(c.task);
+      const err = outcome.failed.get(key);
+      // Left posted: collected again at a later run (tasks_ready or overdue).
+      if (err)
+        this.logger.warn({ err, task: c.task.task_id }, 'Rank collection: storing a check failed');
+      if (outcome.stored.has(key)) {
         result.collected++;
         metrics.providerTasks.inc({
           ...label,

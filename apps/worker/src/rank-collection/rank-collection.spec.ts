@@ -3,13 +3,13 @@ import type { AppConfig, Clock } from '@app/core';
 import type { RankCheckInput } from '@app/database';
 import type { DfsSerpResult, DomainMatch, SerpProvider } from '@app/providers';
 import { RankCollectionService, parseTaskTag, taskTag } from './rank-collection.service';
-import type { OpenTask, SerpTasksRepository } from './serp-tasks.repository';
+import type { OpenTask, SerpTasksRepository } from '@app/database';
 
 describe('rank collection helpers', () => {
   it('a task tag carries the keyword and its day, and reads back', () => {
     const tag = taskTag(42, '2026-09-01', 2);
     expect(tag).toBe('rk:42:2026-09-01:2');
-    expect(parseTaskTag(tag)).toEqual({ keywordId: 42, day: '2026-09-01' });
+    expect(parseTaskTag(tag)).toEqual({ keywordId: 42, day: '2026-09-01', attempt: 2 });
     expect(parseTaskTag('kw_42|2026-09-01|desktop')).toBeNull();
     expect(parseTaskTag(null)).toBeNull();
   });
@@ -72,15 +72,13 @@ describe('rank collection: the project match decides which host ranks', () => {
       openTask: () => Promise.resolve(task),
       openTasks: () => Promise.resolve(new Map()),
       overdue: () => Promise.resolve([]),
-      storeCollectedBatch: (items: Array<{ task: OpenTask; check: RankCheckInput }>) => {
+      storeCollectedAll: (items: Array<{ task: OpenTask; check: RankCheckInput }>) => {
         stored.push(...items.map((i) => i.check));
-        return Promise.resolve(
-          new Set(items.map((i) => `${i.task.keyword_id}:${i.task.check_date}`)),
-        );
-      },
-      storeCollected: (_t: OpenTask, check: RankCheckInput) => {
-        stored.push(check);
-        return Promise.resolve(true);
+        return Promise.resolve({
+          stored: new Set(items.map((i) => `${i.task.keyword_id}:${i.task.check_date}`)),
+          failed: new Map(),
+          batchError: null,
+        });
       },
     } as unknown as SerpTasksRepository;
     const serp = {
@@ -88,7 +86,9 @@ describe('rank collection: the project match decides which host ranks', () => {
       taskGet: () => Promise.resolve({ kind: 'done', result }),
     } as unknown as SerpProvider;
     const clock = { now: () => new Date('2026-09-01T07:00:00Z') } as Clock;
-    const config = { rankCollection: { checkDepth: 100 } } as AppConfig;
+    const config = {
+      rankCollection: { checkDepth: 100, postback: { baseUrl: undefined, secret: undefined } },
+    } as AppConfig;
     const service = new RankCollectionService(config, tasks, serp, clock);
     await service.collect();
     expect(stored).toHaveLength(1);

@@ -24,6 +24,7 @@ import {
 } from './parts/provider.config';
 import {
   RankCollectionConfig,
+  checkRankCollection,
   rankCollectionConfig,
   rankCollectionEnv,
 } from './parts/rank-collection.config';
@@ -70,6 +71,7 @@ const schema = z
     checkSiteAudit(env, ctx);
     checkProvider(env, ctx);
     checkGoogle(env, ctx);
+    checkRankCollection(env, ctx);
   });
 
 export interface AppConfig

@@ -43,6 +43,8 @@ export class DataForSeoSerpProvider extends SerpProvider {
       device: t.device,
       depth: t.depth,
       tag: t.tag,
+      // Postbacks (docs/rank-collection.md): the result comes to us, no task_get needed.
+      ...(t.postbackUrl ? { postback_url: t.postbackUrl, postback_data: 'advanced' } : {}),
     }));
     let tasks: Array<DfsTask<unknown>>;
     try {
@@ -96,11 +98,12 @@ export class DataForSeoSerpProvider extends SerpProvider {
       return { kind: 'failed', code: failure.statusCode ?? null, message: failure.message };
     }
     if (!task) return { kind: 'failed', code: null, message: 'answer has no task' };
-    return answerOf(task);
+    return serpTaskAnswer(task);
   }
 }
 
-function answerOf(task: DfsTask<DfsSerpResult>): SerpTaskAnswer {
+/** What one task of task_get's envelope (or a postback's, the same envelope) says. */
+export function serpTaskAnswer(task: DfsTask<DfsSerpResult>): SerpTaskAnswer {
   const code = task.status_code;
   const message = `task status ${code}: ${String(task.status_message ?? '').slice(0, 200)}`;
   if (code === 20000) {

@@ -17,6 +17,11 @@ export interface SerpTaskRequest {
   depth: number;
   /** The project's domain: not sent upstream; the sandbox places it in its SERPs. */
   target: string;
+  /**
+   * Where the provider POSTs the result when the task completes (`postback_url`, with
+   * `postback_data: "advanced"`); absent: collected through tasks_ready and task_get.
+   */
+  postbackUrl?: string;
 }
 
 /** What the provider said to one posted task. `cost`: USD charged for it (0 when refused). */

@@ -1,3 +1,4 @@
+import type { SerpTaskAnswer } from './serp-provider';
 import type { DfsSerpItem, DfsSerpResult } from './serp.types';
 
 /** How a project's domain matches a result's host: itself and its subdomains, or itself only. */
@@ -125,4 +126,23 @@ export function noResultsCheck(checkDate: string): SerpCheck {
     knowledge_graph: false,
     sitelinks: false,
   };
+}
+
+/**
+ * The check a finished task's answer gives, the same whether it came by task_get or by
+ * postback: `done` maps its SERP (serpCheck), `no_results` (40102) is not ranked; null for
+ * the other answers (pending, refused, failed: no check).
+ */
+export function answerCheck(
+  answer: SerpTaskAnswer,
+  task: { domain: string; match: DomainMatch; check_date: string },
+): { kind: 'done' | 'no_results'; check: SerpCheck } | null {
+  if (answer.kind === 'done')
+    return {
+      kind: 'done',
+      check: serpCheck(answer.result, task.domain, task.match, task.check_date),
+    };
+  if (answer.kind === 'no_results')
+    return { kind: 'no_results', check: noResultsCheck(task.check_date) };
+  return null;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { RankCheckInput, RankChecksRepository, SERP_TASK_MAX_ATTEMPTS, Sql } from '@app/database';
-import type { DomainMatch } from '@app/providers';
+import { SERP_TASK_MAX_ATTEMPTS } from './entities';
+import { RankCheckInput, RankChecksRepository } from './rank-checks.repository';
+import { Sql } from './sql';
 
 /** A keyword claimed for a day, with what its SERP task needs. */
 export interface ClaimedKeyword {
@@ -22,9 +23,20 @@ export interface OpenTask {
   task_id: string;
   domain: string;
   /** The project's `match`: which result hosts count as the domain (serpCheck). */
-  match: DomainMatch;
+  match: 'domain' | 'exact_host';
   /** Set when the task was adopted from tasks_ready (its post answer was lost). */
   adopted?: true;
+}
+
+/** A task's tag: `rk:<keyword id>:<YYYY-MM-DD>:<attempt>` (echoed by tasks_ready and postbacks). */
+export const taskTag = (keywordId: number, day: string, attempt: number) =>
+  `rk:${keywordId}:${day}:${attempt}`;
+
+export function parseTaskTag(
+  tag: string | null,
+): { keywordId: number; day: string; attempt: number } | null {
+  const m = /^rk:(\d+):(\d{4}-\d{2}-\d{2}):(\d+)$/.exec(tag ?? '');
+  return m ? { keywordId: Number(m[1]), day: m[2], attempt: Number(m[3]) } : null;
 }
 
 /** A task's identity in a batch: `<keyword id>:<YYYY-MM-DD>`. */
@@ -41,7 +53,31 @@ export interface PostRecord {
   cost: number;
 }
 
-/** Statements of rank collection (docs/rank-collection.md): claims, tasks, the spend ledger. */
+/** What storeCollectedAll did with a list of checks. */
+export interface StoredChecks {
+  /** The tasks stored now, as `taskKey`s (a task already collected is in neither set). */
+  stored: Set<string>;
+  /** The tasks whose store failed (left posted), with the error. */
+  failed: Map<string, unknown>;
+  /** Why the batch's transaction failed (its checks were then stored one by one); null: it did not. */
+  batchError: unknown;
+}
+
+/**
+ * A posted-or-claimed task as a postback finds it (docs/rank-collection.md, "Postbacks"): the
+ * row of the tag's keyword and day, whatever its state.
+ */
+export interface TaskRow extends Omit<OpenTask, 'task_id'> {
+  state: string;
+  attempts: number;
+  /** null while claimed (the task_post answer not recorded yet). */
+  task_id: string | null;
+}
+
+/**
+ * Statements of rank collection (docs/rank-collection.md): claims, tasks, the spend ledger.
+ * Shared by the worker (post, collect) and the API's postback receiver (store).
+ */
 @Injectable()
 export class SerpTasksRepository {
   constructor(
@@ -299,6 +335,45 @@ export class SerpTasksRepository {
         );
       return stored;
     });
+  }
+
+  /**
+   * Stores collected checks as collect does: all in one transaction (storeCollectedBatch);
+   * when that fails, one transaction per check (storeCollected), so one bad check does not
+   * hold back the others. A task already collected is skipped (stored once, however it
+   * arrives); a check whose store fails stays posted (collected again later).
+   */
+  async storeCollectedAll(
+    items: Array<{ task: OpenTask; check: RankCheckInput }>,
+    now: Date,
+  ): Promise<StoredChecks> {
+    const out: StoredChecks = { stored: new Set(), failed: new Map(), batchError: null };
+    try {
+      out.stored = await this.storeCollectedBatch(items, now);
+      return out;
+    } catch (err) {
+      out.batchError = err;
+    }
+    for (const i of items) {
+      try {
+        if (await this.storeCollected(i.task, i.check, now)) out.stored.add(taskKey(i.task));
+      } catch (err) {
+        out.failed.set(taskKey(i.task), err);
+      }
+    }
+    return out;
+  }
+
+  /** The task row of a keyword and day (a tag's), with its project's domain and match; any state. */
+  taskOfDay(keywordId: number, day: string): Promise<TaskRow | undefined> {
+    return this.sql.one<TaskRow>(
+      `SELECT t.keyword_id, to_char(t.check_date, 'YYYY-MM-DD') AS check_date, t.task_id, t.state,
+         t.attempts, p.domain, p.match
+       FROM rank_serp_tasks t JOIN tracked_keywords k ON k.id = t.keyword_id
+       JOIN rank_projects p ON p.id = k.project_id
+       WHERE t.keyword_id = $1 AND t.check_date = $2::date`,
+      [keywordId, day],
+    );
   }
 
   /** A posted task that failed at the provider: retried at the next interval (attempts left) or refused. */
