@@ -53,7 +53,12 @@ describe('the samples of /docs run with the demo key as npm start prints it', ()
   let t: TestApp | undefined;
   let key: string;
   let accountId: number;
-  const env = { AUDIT_ALLOW_PRIVATE_NETWORKS: 'true' } as Record<string, string>;
+  // Its own Redis prefix: the demo's account and key ids (in a database of its own) are
+  // also ids of other suites' accounts, whose per-minute counters must not be shared.
+  const env = {
+    AUDIT_ALLOW_PRIVATE_NETWORKS: 'true',
+    REDIS_PREFIX: `${process.env.REDIS_PREFIX}:demosamples`,
+  } as Record<string, string>;
 
   /** `npm start`: the demo seed, then the API (which reads the demo's ids for its document). */
   async function npmStart(): Promise<Doc> {
