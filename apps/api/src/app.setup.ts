@@ -1,12 +1,14 @@
 import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { json } from 'express';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, Clock } from '@app/core';
 import {
-  EnvelopeExpressAdapter,
+  envelopeAdapterOf,
   compressingEnd,
   applyServerTimeouts,
   bodyBounds,
+  bodyStage,
   jsonBodiesOnly,
   jsonBodyOf,
   requestLifecycle,
@@ -85,13 +87,7 @@ export function securityHeaders(config: AppConfig): StaticHeaders {
 
 /** Everything about the HTTP app that is not a module: shared by main.ts, tests and the benchmark. */
 export async function configureApp(app: NestExpressApplication): Promise<NestExpressApplication> {
-  const adapter = app.getHttpAdapter();
-  if (!(adapter instanceof EnvelopeExpressAdapter)) {
-    throw new Error(
-      'The API must be created with EnvelopeExpressAdapter (it writes the success envelope)',
-    );
-  }
-  adapter.useClock(app.get(Clock));
+  envelopeAdapterOf(app).useClock(app.get(Clock));
   const config = app.get<AppConfig>(APP_CONFIG);
   configureServer(app, config);
   enableCors(app, config);
@@ -149,35 +145,40 @@ function enableCors(app: NestExpressApplication, config: AppConfig): void {
 
 /** Which bodies are parsed, with which limits, and how a refused one is answered. */
 function configureBodies(app: NestExpressApplication, config: AppConfig): void {
-  // The JSON APIs take JSON bodies only: anything else is 415 before the body parser and
-  // every guard, so it is never counted (docs/pipeline-and-metering.md).
-  app.use(jsonBodiesOnly(JSON_API_URL));
-  // Two JSON parsers, by route: 10 MB for the admin ingestion routes with the admin token,
-  // 100 KB for everything else; an /admin/v1 request without the token is parsed by neither
-  // (the admin guard refuses it: 401, counted by the admin-token throttle, or 404 without
-  // ADMIN_TOKEN), so anonymous bodies never cost a parse beyond 100 KB.
   const carriesAdminToken = adminTokenCheck(config.adminToken);
-  app.useBodyParser('json', {
-    limit: INGESTION_BODY_LIMIT,
-    type: jsonBodyOf(
-      (req) =>
-        req.method === 'POST' &&
-        INGESTION_URL.test(req.path) &&
-        carriesAdminToken(req.headers.authorization),
+  // One layer for all of it, passed at once by a request without a body (bodyStage).
+  app.use(
+    bodyStage(
+      // The JSON APIs take JSON bodies only: anything else is 415 before the body parser and
+      // every guard, so it is never counted (docs/pipeline-and-metering.md).
+      jsonBodiesOnly(JSON_API_URL),
+      // Two JSON parsers, by route: 10 MB for the admin ingestion routes with the admin token,
+      // 100 KB for everything else; an /admin/v1 request without the token is parsed by neither
+      // (the admin guard refuses it: 401, counted by the admin-token throttle, or 404 without
+      // ADMIN_TOKEN), so anonymous bodies never cost a parse beyond 100 KB.
+      json({
+        limit: INGESTION_BODY_LIMIT,
+        type: jsonBodyOf(
+          (req) =>
+            req.method === 'POST' &&
+            INGESTION_URL.test(req.path) &&
+            carriesAdminToken(req.headers.authorization),
+        ),
+      }),
+      json({
+        limit: BODY_LIMIT,
+        type: jsonBodyOf(
+          (req) =>
+            !POSTBACK_URL.test(req.path) &&
+            (!ADMIN_API_URL.test(req.path) || carriesAdminToken(req.headers.authorization)),
+        ),
+      }),
+      // Depth and size bounds on the parsed body, before any guard or transform (docs/pipeline-and-metering.md).
+      bodyBounds(),
+      // A body that is not JSON is a protocol error where a protocol answers: JSON-RPC -32700 on
+      // /mcp, OAuth invalid_request on /register, /token and /revoke (not the REST envelope).
+      mcpBodyParseErrors(),
+      oauthBodyErrors(),
     ),
-  });
-  app.useBodyParser('json', {
-    limit: BODY_LIMIT,
-    type: jsonBodyOf(
-      (req) =>
-        !POSTBACK_URL.test(req.path) &&
-        (!ADMIN_API_URL.test(req.path) || carriesAdminToken(req.headers.authorization)),
-    ),
-  });
-  // Depth and size bounds on the parsed body, before any guard or transform (docs/pipeline-and-metering.md).
-  app.use(bodyBounds());
-  // A body that is not JSON is a protocol error where a protocol answers: JSON-RPC -32700 on
-  // /mcp, OAuth invalid_request on /register, /token and /revoke (not the REST envelope).
-  app.use(mcpBodyParseErrors());
-  app.use(oauthBodyErrors());
+  );
 }

@@ -1,6 +1,6 @@
-import { StreamableFile } from '@nestjs/common';
+import { INestApplication, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import {
   ApiError,
   Clock,
@@ -123,6 +123,25 @@ export function toErrorEnvelope(
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   private clock: Clock = new SystemClock();
+  private readonly lateMounts: Array<() => void> = [];
+  private routesRegistered = false;
+
+  /**
+   * Mounts what no API request needs (the operator pages) behind Nest's routes, just in front
+   * of its not-found handler, so a request that a route answers never walks their layers.
+   * Nest registers the not-found handler right after the routes (`app.init()`); once it has,
+   * `mount` runs at once.
+   */
+  afterRoutes(mount: () => void): void {
+    if (this.routesRegistered) mount();
+    else this.lateMounts.push(mount);
+  }
+
+  override setNotFoundHandler(handler: RequestHandler, prefix?: string): unknown {
+    this.routesRegistered = true;
+    for (const mount of this.lateMounts.splice(0)) mount();
+    return super.setNotFoundHandler(handler, prefix);
+  }
 
   /** The application's Clock (tests inject a ManualClock). */
   useClock(clock: Clock): this {
@@ -163,4 +182,15 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     }
     return response.end(bytes);
   }
+}
+
+/** The app's EnvelopeExpressAdapter; an app created with any other adapter is refused. */
+export function envelopeAdapterOf(app: INestApplication): EnvelopeExpressAdapter {
+  const adapter = app.getHttpAdapter();
+  if (!(adapter instanceof EnvelopeExpressAdapter)) {
+    throw new Error(
+      'The API must be created with EnvelopeExpressAdapter (it writes the success envelope)',
+    );
+  }
+  return adapter;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import { Router } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '@app/core';
 
 /** The media types read as JSON: application/json and any application/<name>+json. */
@@ -59,4 +60,22 @@ export function jsonBodiesOnly(paths: RegExp) {
       : 'The request has a body but no Content-Type';
     next(new ApiError('UNSUPPORTED_MEDIA_TYPE', `${sent}. ${SEND_JSON}`));
   };
+}
+
+/**
+ * The body stage as one Express layer. `handlers` (the JSON-only check, the body parsers, the
+ * body bounds and their error answers) run in a router of their own, entered only by a
+ * request that announces a body: a Content-Length (even 0) or a Transfer-Encoding, the body
+ * parser's own test. A request without one (every GET) passes in one step instead of walking
+ * each of their layers; none of them would have done anything for it.
+ */
+export function bodyStage(
+  ...handlers: Array<RequestHandler | ErrorRequestHandler>
+): RequestHandler {
+  const stage = Router();
+  stage.use(...handlers);
+  return (req, res, next) =>
+    req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined
+      ? stage(req, res, next)
+      : next();
 }

@@ -9,7 +9,7 @@ import { APP_CONFIG, AppConfig, collectProcessMetrics } from '@app/core';
 import { PageAssets } from '../pages/page-assets';
 import { OpsAuth } from './ops-auth';
 import { OpsQueues } from './ops-queues';
-import { SampleIds, declaredEndpoints, withSampleIds } from '@app/gateway';
+import { SampleIds, declaredEndpoints, envelopeAdapterOf, withSampleIds } from '@app/gateway';
 import { DemoSamplesRepository } from './demo-samples.repository';
 import { adminDocument, publicDocument } from './openapi';
 import { referencePage } from './reference/reference-page';
@@ -44,12 +44,16 @@ export async function installOps(app: NestExpressApplication): Promise<void> {
   collectProcessMetrics();
   const favicon = faviconUrl(app);
   const { auth, queues } = opsServices(app);
-  if (auth?.adminEnabled && queues) {
-    installQueueDashboard(app, auth, queues);
-    installAdminDocs(app, auth, favicon);
-  }
-
-  installReference(app, favicon, await demoSampleIds(app));
+  const sampleIds = await demoSampleIds(app);
+  // Mounted behind Nest's routes, so an API request never walks the ~20 layers these pages
+  // add (docs/performance.md, "Fewer layers in front of the API").
+  envelopeAdapterOf(app).afterRoutes(() => {
+    if (auth?.adminEnabled && queues) {
+      installQueueDashboard(app, auth, queues);
+      installAdminDocs(app, auth, favicon);
+    }
+    installReference(app, favicon, sampleIds);
+  });
 }
 
 function configOf(app: NestExpressApplication): AppConfig | null {
