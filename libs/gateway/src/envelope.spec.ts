@@ -1,5 +1,5 @@
 import { ApiError, TopLevelBody, withMeta } from '@app/core';
-import { errorEnvelope, toEnvelope, toErrorEnvelope } from './envelope';
+import { EnvelopeExpressAdapter, errorEnvelope, toEnvelope, toErrorEnvelope } from './envelope';
 
 describe('toEnvelope (spec: Response envelope)', () => {
   const now = new Date(Date.UTC(2026, 10, 21, 12, 0, 0));
@@ -61,5 +61,38 @@ describe('toErrorEnvelope (an error that reached the adapter instead of our filt
   it('keeps an error envelope as it is', () => {
     const body = errorEnvelope(new ApiError('NOT_FOUND', 'Job not found.'), 'req-1', now);
     expect(toErrorEnvelope(body, 404, 'req-2', now)).toBe(body);
+  });
+});
+
+describe('EnvelopeExpressAdapter.afterRoutes: mounts behind the routes', () => {
+  type Layer = { name: string; route?: unknown };
+  const stackOf = (adapter: EnvelopeExpressAdapter): Layer[] =>
+    (adapter.getInstance() as { router: { stack: Layer[] } }).router.stack;
+
+  it('runs the mounts when the not-found handler is registered, just in front of it', () => {
+    const adapter = new EnvelopeExpressAdapter();
+    const mounted: string[] = [];
+    adapter.afterRoutes(() => {
+      mounted.push('ops');
+      adapter.use(function opsPage(_req: unknown, _res: unknown, next: () => void) {
+        next();
+      });
+    });
+    adapter.get('/api/v1/usage', () => undefined);
+    expect(mounted).toEqual([]);
+    adapter.setNotFoundHandler(function notFound() {
+      return undefined;
+    });
+    expect(mounted).toEqual(['ops']);
+    const names = stackOf(adapter).map((l) => (l.route ? 'route' : l.name));
+    expect(names.slice(-3)).toEqual(['route', 'opsPage', 'notFound']);
+  });
+
+  it('once the routes are registered, a mount runs at once', () => {
+    const adapter = new EnvelopeExpressAdapter();
+    adapter.setNotFoundHandler(() => undefined);
+    let ran = false;
+    adapter.afterRoutes(() => (ran = true));
+    expect(ran).toBe(true);
   });
 });

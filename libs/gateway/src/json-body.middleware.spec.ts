@@ -1,6 +1,10 @@
-import type { Request, Response } from 'express';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import request from 'supertest';
 import { ApiError } from '@app/core';
-import { isJsonMediaType, jsonBodiesOnly, mediaTypeOf } from './json-body.middleware';
+import { bodyStage, isJsonMediaType, jsonBodiesOnly, mediaTypeOf } from './json-body.middleware';
 
 const JSON_APIS = /^\/(api|account|admin)\/v1(\/|$)/i;
 
@@ -95,5 +99,74 @@ describe('jsonBodiesOnly: the JSON APIs take JSON bodies only', () => {
 
   it('a chunked body without Content-Type is a body', () => {
     expect(run('/api/v1/keyword-research', { 'transfer-encoding': 'chunked' })?.status).toBe(415);
+  });
+});
+
+describe('bodyStage: the body layers as one, passed at once without a body', () => {
+  /** An app whose body stage records what ran, then answers what it saw. */
+  function stageApp() {
+    const ran: string[] = [];
+    const app = express();
+    app.use(
+      bodyStage(
+        (_req: Request, _res: Response, next: NextFunction) => {
+          ran.push('first');
+          next();
+        },
+        (req: Request, _res: Response, next: NextFunction) => {
+          ran.push('second');
+          next(req.headers['x-fail'] ? new Error('refused') : undefined);
+        },
+        (err: Error, _req: Request, res: Response, _next: NextFunction) => {
+          ran.push(`error handler: ${err.message}`);
+          res.status(400).json({ error: err.message });
+        },
+      ),
+    );
+    app.all('/{*any}', (_req, res) => {
+      res.json({ ran });
+    });
+    return { app, ran };
+  }
+
+  it('a request without Content-Length or Transfer-Encoding skips every handler', async () => {
+    const { app } = stageApp();
+    const res = await request(app).get('/api/v1/usage');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ran: [] });
+  });
+
+  it('a request that announces a body, even an empty one, runs them in order', async () => {
+    const { app } = stageApp();
+    const empty = await request(app).post('/x').set('Content-Length', '0');
+    expect(empty.body).toEqual({ ran: ['first', 'second'] });
+    // A chunked body (no Content-Length), sent by Node's own client.
+    const { app: second } = stageApp();
+    const server = second.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, path: '/x', method: 'POST' }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(text));
+        });
+        req.on('error', reject);
+        req.write('{"a":');
+        req.end('1}');
+      });
+      expect(JSON.parse(body)).toEqual({ ran: ['first', 'second'] });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a handler's error reaches the stage's error handler, and no route runs", async () => {
+    const { app, ran } = stageApp();
+    const res = await request(app).post('/x').set('X-Fail', '1').send({ a: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'refused' });
+    expect(ran).toEqual(['first', 'second', 'error handler: refused']);
   });
 });
