@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -7,33 +6,10 @@ import { declaredEndpoints } from '@app/gateway';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { ClientBuild, CLIENT_DIR, REPO, buildClient } from '../helpers/client-build';
 import { createTestApp, TestApp } from '../helpers/test-app';
+import { runCommand } from '../helpers/processes';
 import { FixtureSite, startFixtureSite } from '../site-audit/fixture-site';
 import { POLLING_OVERRIDES } from '../site-audit/site-audit-helpers';
 import { YourDataAdmin, scanBody } from '../your-data/your-data-fixtures';
-
-/**
- * Runs a command without blocking this process, which also serves the API the command calls
- * (spawnSync would deadlock).
- */
-function run(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
 
 interface Sample {
   lang: string;
@@ -169,7 +145,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
   it('the curl samples answer a success envelope', async () => {
     for (const e of publicOperations()) {
       const sample = samplesOf(e.method, e.path).find((s) => s.lang === 'Shell')!;
-      const out = await run('bash', ['-c', filled(sample.source)], env());
+      const out = await runCommand('bash', ['-c', filled(sample.source)], env());
       await sampleRan(e.operationId);
       expect({ op: e.operationId, exit: out.status, stderr: out.stderr }).toEqual({
         op: e.operationId,
@@ -187,7 +163,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
     for (const e of publicOperations()) {
       const sample = samplesOf(e.method, e.path).find((s) => s.lang === 'Python')!;
       expect(sample.source).not.toMatch(/^\s*(import|from)\s+(requests|httpx)/m);
-      const out = await run('python3', ['-c', filled(sample.source)], env());
+      const out = await runCommand('python3', ['-c', filled(sample.source)], env());
       await sampleRan(e.operationId);
       expect({ op: e.operationId, exit: out.status, stderr: out.stderr }).toEqual({
         op: e.operationId,
@@ -223,7 +199,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
         files,
       }),
     );
-    const check = await run(
+    const check = await runCommand(
       process.execPath,
       [
         join(REPO, 'node_modules/typescript/bin/tsc'),
@@ -243,7 +219,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
         .outputText.replace("'@seo-api/client'", JSON.stringify(build.esmUrl));
       const file = join(work, `${name}.mjs`);
       writeFileSync(file, js);
-      const out = await run(process.execPath, [file], env());
+      const out = await runCommand(process.execPath, [file], env());
       await sampleRan(name);
       expect({ name, exit: out.status, stderr: out.stderr }).toEqual({
         name,
@@ -309,11 +285,11 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
     const { code, message } = api.body.error as { code: string; message: string };
     expect(code).toBe('NOT_FOUND');
 
-    const curl = await run('bash', ['-c', raw('Shell')], env());
+    const curl = await runCommand('bash', ['-c', raw('Shell')], env());
     expect(curl.status).toBe(22); // --fail-with-body: a failing exit, the envelope printed
     expect(JSON.parse(curl.stdout).error).toMatchObject({ code, message });
 
-    const py = await run('python3', ['-c', raw('Python')], env());
+    const py = await runCommand('python3', ['-c', raw('Python')], env());
     expect(py.status).toBe(1);
     expect(py.stderr.trim()).toBe(`404 ${code}: ${message}`);
 
@@ -325,7 +301,7 @@ describe('code samples in /docs run (curl, TypeScript, Python)', () => {
       })
       .outputText.replace("'@seo-api/client'", JSON.stringify(build.esmUrl));
     writeFileSync(join(work, `${name}.mjs`), js);
-    const node = await run(process.execPath, [join(work, `${name}.mjs`)], env());
+    const node = await runCommand(process.execPath, [join(work, `${name}.mjs`)], env());
     expect(node.status).toBe(1);
     expect(node.stderr.trim()).toBe(`404 ${code}: ${message}`);
   });

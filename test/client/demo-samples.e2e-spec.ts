@@ -1,31 +1,10 @@
-import { spawn } from 'node:child_process';
 import request from 'supertest';
 import { SAMPLE_IDS, declaredEndpoints } from '@app/gateway';
 import { createTestApp, TestApp } from '../helpers/test-app';
+import { runCommand } from '../helpers/processes';
 import { createOwnDatabase } from '../helpers/own-database';
 import { FixtureSite, startFixtureSite } from '../site-audit/fixture-site';
 import { seedDemo } from '../../apps/api/src/cli/seed-demo';
-
-/** Runs a command without blocking this process, which also serves the API it calls. */
-function run(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
 
 interface Sample {
   lang: string;
@@ -99,7 +78,7 @@ describe('the samples of /docs run with the demo key as npm start prints it', ()
     for (const e of operations()) {
       const op = e.declaration.operationId;
       const source = sampleOf(doc, e.method, e.path, lang);
-      const out = await run(lang === 'Shell' ? 'bash' : 'python3', ['-c', here(source)], {
+      const out = await runCommand(lang === 'Shell' ? 'bash' : 'python3', ['-c', here(source)], {
         ...process.env,
         SEO_API_KEY: key,
       });
@@ -160,7 +139,7 @@ describe('the samples of /docs run with the demo key as npm start prints it', ()
     expect(await demoData()).toMatchObject({ rankProjects: 2, aiProjects: 3 });
     // A second run of a delete sample finds its spare gone (404, the API's message printed).
     const del = operations().find((e) => e.declaration.operationId === 'deleteRankProject')!;
-    const again = await run(
+    const again = await runCommand(
       'python3',
       ['-c', here(sampleOf(doc, del.method, del.path, 'Python'))],
       {

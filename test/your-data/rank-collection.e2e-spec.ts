@@ -1,5 +1,5 @@
 import { loadConfig, plainDate } from '@app/core';
-import { RankChecksRepository, SerpTasksRepository, Sql } from '@app/database';
+import { Sql } from '@app/database';
 import {
   SandboxSerpProvider,
   SerpPosted,
@@ -13,12 +13,18 @@ import {
 import { KeywordMetricsRepository } from '../../apps/worker/src/rank-collection/keyword-metrics.repository';
 import { KeywordMetricsService } from '../../apps/worker/src/rank-collection/keyword-metrics.service';
 import { FakeDataForSeo } from '../fixtures/fake-dataforseo';
-import { RankCollectionService } from '../../apps/worker/src/rank-collection/rank-collection.service';
 import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { createOwnDatabase } from '../helpers/own-database';
 import { TestApp, createTestApp } from '../helpers/test-app';
-import { GENEROUS, YourDataAdmin, expectOk, get } from './your-data-fixtures';
+import {
+  GENEROUS,
+  YourDataAdmin,
+  expectOk,
+  get,
+  rankWorker,
+  trackingProject as trackedProject,
+} from './your-data-fixtures';
 
 /**
  * Rank collection (docs/rank-collection.md) against a local fake of DataForSEO's SERP
@@ -60,28 +66,9 @@ describe('rank collection through the SERP standard queue', () => {
   });
 
   /** A worker: its own SERP client, the shared database and clock. */
-  const worker = (serp: SerpProvider = createSerpProvider(t.config, t.clock)) =>
-    new RankCollectionService(
-      t.config,
-      new SerpTasksRepository(sql, new RankChecksRepository(sql)),
-      serp,
-      t.clock,
-    );
-
-  /** An account with a tracking project (left untracked after the test, so other tests see none of it). */
-  async function trackingProject(domain: string, tracking = true) {
-    const acc = await admin.account('pro', GENEROUS);
-    const res = await admin.post(`/accounts/${acc.id}/rank-projects`, {
-      domain,
-      name: domain,
-      tracking,
-    });
-    expectOk(res, 201);
-    cleanups.push(() =>
-      admin.post(`/accounts/${acc.id}/rank-projects`, { domain, name: domain, tracking: false }),
-    );
-    return { acc, projectId: res.body.data.id as number };
-  }
+  const worker = (serp?: SerpProvider) => rankWorker(t, t.config, serp);
+  const trackingProject = (domain: string, tracking = true) =>
+    trackedProject(admin, cleanups, domain, tracking);
 
   const taskRow = (keywordId: number) =>
     sql.one<{ state: string; attempts: number; task_id: string | null; cost: string }>(

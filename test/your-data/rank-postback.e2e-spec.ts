@@ -1,14 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { AppConfig } from '@app/core';
-import { RankChecksRepository, SerpTasksRepository, Sql } from '@app/database';
+import { Sql } from '@app/database';
 import { SERP_POSTBACK_PATH, createSerpProvider, postbackToken } from '@app/providers';
-import { RankCollectionService } from '../../apps/worker/src/rank-collection/rank-collection.service';
 import { FakeSerpQueue, taskCost } from '../fixtures/fake-serp-queue';
 import { AdminClient, TestAccount } from '../helpers/fixtures';
 import { createOwnDatabase } from '../helpers/own-database';
 import { TestApp, createTestApp } from '../helpers/test-app';
-import { GENEROUS, YourDataAdmin, expectOk, get } from './your-data-fixtures';
+import {
+  YourDataAdmin,
+  expectOk,
+  get,
+  rankWorker,
+  trackingProject as trackedProject,
+} from './your-data-fixtures';
 
 const SECRET = 'postback-secret-for-tests-0123456789abcdef';
 
@@ -59,27 +64,8 @@ describe('rank collection by postback', () => {
     await db?.drop();
   });
 
-  const worker = (c: AppConfig = config) =>
-    new RankCollectionService(
-      c,
-      new SerpTasksRepository(sql, new RankChecksRepository(sql)),
-      createSerpProvider(c, t.clock),
-      t.clock,
-    );
-
-  async function trackingProject(domain: string) {
-    const acc = await admin.account('pro', GENEROUS);
-    const res = await admin.post(`/accounts/${acc.id}/rank-projects`, {
-      domain,
-      name: domain,
-      tracking: true,
-    });
-    expectOk(res, 201);
-    cleanups.push(() =>
-      admin.post(`/accounts/${acc.id}/rank-projects`, { domain, name: domain, tracking: false }),
-    );
-    return { acc, projectId: res.body.data.id as number };
-  }
+  const worker = (c: AppConfig = config) => rankWorker(t, c);
+  const trackingProject = (domain: string) => trackedProject(admin, cleanups, domain);
 
   const taskRow = (keywordId: number) =>
     sql.one<{ state: string; task_id: string | null; cost: string; tag: string }>(

@@ -1,3 +1,7 @@
+import { AppConfig } from '@app/core';
+import { RankChecksRepository, SerpTasksRepository, Sql } from '@app/database';
+import { SerpProvider, createSerpProvider } from '@app/providers';
+import { RankCollectionService } from '../../apps/worker/src/rank-collection/rank-collection.service';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
 import { TestApp } from '../helpers/test-app';
 
@@ -103,4 +107,42 @@ export function scanBody(snapshot_date: string, over: Record<string, unknown> = 
 /** GET a public route with the account's key. */
 export function get(t: TestApp, acc: TestAccount, path: string) {
   return t.http().get(path).set(bearer(acc.key));
+}
+
+/**
+ * A Pro account with a rank project, tracked unless `tracking` is false. `cleanups` gets its
+ * untracking, so that later tests' workers see none of it.
+ */
+export async function trackingProject(
+  admin: AdminClient,
+  cleanups: Array<() => Promise<unknown>>,
+  domain: string,
+  tracking = true,
+): Promise<{ acc: TestAccount; projectId: number }> {
+  const acc = await admin.account('pro', GENEROUS);
+  const res = await admin.post(`/accounts/${acc.id}/rank-projects`, {
+    domain,
+    name: domain,
+    tracking,
+  });
+  expectOk(res, 201);
+  cleanups.push(() =>
+    admin.post(`/accounts/${acc.id}/rank-projects`, { domain, name: domain, tracking: false }),
+  );
+  return { acc, projectId: res.body.data.id as number };
+}
+
+/** A rank-collection worker on the test app's database and clock, with a SERP client of its own. */
+export function rankWorker(
+  t: TestApp,
+  config: AppConfig = t.config,
+  serp: SerpProvider = createSerpProvider(config, t.clock),
+): RankCollectionService {
+  const sql = t.app.get(Sql);
+  return new RankCollectionService(
+    config,
+    new SerpTasksRepository(sql, new RankChecksRepository(sql)),
+    serp,
+    t.clock,
+  );
 }
