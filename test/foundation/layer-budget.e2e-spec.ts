@@ -1,32 +1,9 @@
-import net from 'node:net';
 import request from 'supertest';
 import { AdminClient, bearer } from '../helpers/fixtures';
 import { createTestApp, TestApp } from '../helpers/test-app';
+import { rawRequest } from '../helpers/raw-http';
 
 type Layer = { name: string; route?: { path: string } };
-
-/** A POST with neither Content-Length nor Transfer-Encoding (every client library adds one). */
-function rawPost(
-  base: string,
-  path: string,
-  key: string,
-): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname);
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const at = data.indexOf('\r\n\r\n');
-      resolve({ status: Number(data.split(' ')[1]), body: data.slice(at + 4) });
-    });
-    socket.write(
-      `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
-    );
-  });
-}
 
 /**
  * What a request walks before its route (docs/performance.md, "Fewer layers in front of the
@@ -80,7 +57,9 @@ describe('Layers in front of the routes', () => {
     const { key } = await new AdminClient(t.url).account('pro');
     // No body at all (no Content-Length, no Transfer-Encoding): the stage is passed at once,
     // and validation names the missing fields.
-    const none = await rawPost(t.url, '/api/v1/keyword-research', key);
+    const none = await rawRequest(t.url, 'POST', '/api/v1/keyword-research', {
+      Authorization: `Bearer ${key}`,
+    });
     expect(none.status).toBe(422);
     expect(JSON.parse(none.body).error.code).toBe('VALIDATION_ERROR');
     // Content-Length: 0 with a JSON type enters the body stage: the parser reads it as {}.

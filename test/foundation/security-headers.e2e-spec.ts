@@ -1,36 +1,11 @@
-import net from 'node:net';
 import request from 'supertest';
 import { AdminClient, TestAccount, bearer } from '../helpers/fixtures';
 import { SignedInUser, signIn } from '../helpers/account-session';
 import { ADMIN_TOKEN, createTestApp, TestApp } from '../helpers/test-app';
+import { rawRequest } from '../helpers/raw-http';
 
-/** One raw HTTP/1.1 GET with the request target exactly as given (no client normalizes it). */
-function rawGet(
-  base: string,
-  target: string,
-): Promise<{ status: number; headers: Record<string, string> }> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname);
-    let data = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const [head] = data.split('\r\n\r\n');
-      const [statusLine, ...lines] = head.split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const i = line.indexOf(':');
-        headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers });
-    });
-    socket.write(
-      `GET ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`,
-    );
-  });
-}
+/** One raw GET with the request target exactly as given. */
+const rawGet = (base: string, target: string) => rawRequest(base, 'GET', target);
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
