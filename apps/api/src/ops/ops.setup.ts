@@ -46,7 +46,7 @@ export async function installOps(app: NestExpressApplication): Promise<void> {
   const { auth, queues } = opsServices(app);
   const sampleIds = await demoSampleIds(app);
   // Mounted behind Nest's routes, so an API request never walks the ~20 layers these pages
-  // add (docs/performance.md, "Fewer layers in front of the API").
+  // add (docs/performance.md, "Fewer layers in front of the routes").
   envelopeAdapterOf(app).afterRoutes(() => {
     if (auth?.adminEnabled && queues) {
       installQueueDashboard(app, auth, queues);
