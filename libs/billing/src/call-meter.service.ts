@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { metrics } from '@app/core';
+import { GroupCommit, metrics } from '@app/core';
 import { CallMeterRepository, MeterOutcome, UsageLine } from './call-meter.repository';
 
 export type { UsageLine } from './call-meter.repository';
@@ -16,18 +16,6 @@ interface MeterResult {
 /** The most calls one meter statement takes. */
 const MAX_BATCH = 500;
 
-interface Waiting {
-  line: UsageLine;
-  resolve: (result: MeterResult) => void;
-  reject: (err: unknown) => void;
-}
-
-/** The calls of one account and cap waiting for the meter, and whether a statement is out. */
-interface Lane {
-  busy: boolean;
-  queue: Waiting[];
-}
-
 /**
  * The monthly API call meter: one row per account and UTC calendar month (PostgreSQL's
  * clock, never the process's), changed only by one atomic statement (CallMeterRepository),
@@ -42,7 +30,7 @@ interface Lane {
  */
 @Injectable()
 export class CallMeterService {
-  private readonly lanes = new Map<string, Lane>();
+  private readonly batches = new GroupCommit<UsageLine, MeterResult>(MAX_BATCH);
 
   constructor(private readonly meter: CallMeterRepository) {}
 
@@ -60,68 +48,29 @@ export class CallMeterService {
     line: UsageLine,
   ): Promise<MeterResult> {
     const cap = enforce ? limit : null;
-    const key = `${accountId}:${cap}:${at?.getTime() ?? ''}`;
-    return new Promise((resolve, reject) => {
-      let lane = this.lanes.get(key);
-      if (!lane) {
-        lane = { busy: false, queue: [] };
-        this.lanes.set(key, lane);
-      }
-      lane.queue.push({ line, resolve, reject });
-      if (!lane.busy) this.send(key, lane, accountId, at, cap);
-    });
+    return this.batches.submit(`${accountId}:${cap}:${at?.getTime() ?? ''}`, line, (lines) =>
+      this.meter
+        .consume(accountId, at, cap, lines)
+        .then((outcome) => answers(lines.length, outcome, cap)),
+    );
   }
 
   /** Calls counted this month (PostgreSQL's month; `at` only in tests) and that month. */
   used(accountId: number, at: Date | null): Promise<{ used: number; periodStart: string }> {
     return this.meter.used(accountId, at);
   }
-
-  /** Sends the lane's waiting calls as one statement; then the next batch, if any. */
-  private send(
-    key: string,
-    lane: Lane,
-    accountId: number,
-    at: Date | null,
-    cap: number | null,
-  ): void {
-    lane.busy = true;
-    const batch = lane.queue.splice(0, MAX_BATCH);
-    this.meter
-      .consume(
-        accountId,
-        at,
-        cap,
-        batch.map((w) => w.line),
-      )
-      .then(
-        (outcome) => settle(batch, outcome, cap),
-        (err: unknown) => {
-          for (const w of batch) w.reject(err);
-        },
-      )
-      .finally(() => {
-        if (lane.queue.length > 0) {
-          this.send(key, lane, accountId, at, cap);
-        } else {
-          lane.busy = false;
-          this.lanes.delete(key);
-        }
-      });
-  }
 }
 
-/** Answers each call of a batch by its place: the first `used - before` were admitted. */
-function settle(batch: Waiting[], outcome: MeterOutcome, cap: number | null): void {
+/** The answer to each call of a batch by its place: the first `used - before` were admitted. */
+function answers(size: number, outcome: MeterOutcome, cap: number | null): MeterResult[] {
   const { count, periodStart } = outcome;
   const admitted = count ? count.used - count.before : 0;
-  batch.forEach((w, i) => {
+  return Array.from({ length: size }, (_, i) => {
     if (i < admitted) {
       metrics.meterOperations.inc({ outcome: 'admitted' });
-      w.resolve({ allowed: true, used: count!.before + i + 1, periodStart });
-    } else {
-      metrics.meterOperations.inc({ outcome: 'refused' });
-      w.resolve({ allowed: false, used: cap ?? 0, periodStart });
+      return { allowed: true, used: count!.before + i + 1, periodStart };
     }
+    metrics.meterOperations.inc({ outcome: 'refused' });
+    return { allowed: false, used: cap ?? 0, periodStart };
   });
 }

@@ -17,3 +17,4 @@ export * from './metrics/queues';
 export * from './time/periodic-task';
 export * from './crypto/secret-box';
 export * from './time/with-timeout';
+export * from './concurrency/group-commit';

@@ -167,20 +167,7 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     // 204 and 304 carry no body: express strips it and its headers.
     if (response.statusCode === 204 || response.statusCode === 304)
       return super.reply(response, envelope, statusCode);
-    // What express's res.json() + res.send() write for our bodies (no ETag, so never a 304;
-    // Node drops the body of a HEAD answer), without their content-type parsing, with
-    // RawJson members (pre-rendered JSON text) placed as they are.
-    const { bytes, raw, at } = serializeJsonPlaced(envelope);
-    if (!response.hasHeader('Content-Type'))
-      response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    response.setHeader('Content-Length', bytes.length);
-    // An answer that could be compressed varies by Accept-Encoding, asked or not (the
-    // compressing res.end, libs/gateway/src/compression.ts, is only there when asked).
-    if (bytes.length >= COMPRESS_MIN_BYTES) {
-      varyOnEncoding(response);
-      if (raw) placeKept(response, bytes, raw, at);
-    }
-    return response.end(bytes);
+    return endJson(response, envelope);
   }
 }
 
@@ -193,4 +180,24 @@ export function envelopeAdapterOf(app: INestApplication): EnvelopeExpressAdapter
     );
   }
   return adapter;
+}
+
+/**
+ * Ends `response` with `value` as JSON: what express's res.json() + res.send() write for our
+ * bodies (no ETag, so never a 304; Node drops the body of a HEAD answer), without their
+ * content-type parsing, with RawJson members (pre-rendered JSON text) placed as they are.
+ * An answer that could be compressed varies by Accept-Encoding, asked or not (the
+ * compressing res.end, libs/gateway/src/compression.ts, is only there when asked). The
+ * success envelope and the exception filter's error envelope both leave through here.
+ */
+export function endJson(response: Response, value: unknown): Response {
+  const { bytes, raw, at } = serializeJsonPlaced(value);
+  if (!response.hasHeader('Content-Type'))
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('Content-Length', bytes.length);
+  if (bytes.length >= COMPRESS_MIN_BYTES) {
+    varyOnEncoding(response);
+    if (raw) placeKept(response, bytes, raw, at);
+  }
+  return response.end(bytes);
 }

@@ -8,9 +8,8 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError, Clock, RefusalReason, codeOfStatus, metrics, serializeJson } from '@app/core';
-import { COMPRESS_MIN_BYTES, varyOnEncoding } from './compression';
-import { errorEnvelope } from './envelope';
+import { ApiError, Clock, RefusalReason, codeOfStatus, metrics } from '@app/core';
+import { endJson, errorEnvelope } from './envelope';
 import { ApiRequest } from './request-context';
 import { redactUrl } from '@app/logging';
 import { safeKey } from './access-log';
@@ -63,13 +62,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(error.headers ?? {}))
       res.setHeader(name, String(value));
-    const bytes = serializeJson(errorEnvelope(error, req.id, this.clock.now()));
     res.status(error.status);
-    if (!res.hasHeader('Content-Type'))
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', bytes.length);
-    if (bytes.length >= COMPRESS_MIN_BYTES) varyOnEncoding(res);
-    res.end(bytes);
+    endJson(res, errorEnvelope(error, req.id, this.clock.now()));
   }
 
   /**

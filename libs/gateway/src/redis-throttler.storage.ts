@@ -1,6 +1,7 @@
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
+import { GroupCommit } from '@app/core';
 import { RedisKeys } from '@app/redis';
 
 /**
@@ -37,28 +38,17 @@ type RedisWithThrottle = Redis & {
 /** The most requests one script call takes. */
 const MAX_BATCH = 500;
 
-interface Waiting {
-  resolve: (record: ThrottlerStorageRecord) => void;
-  reject: (err: unknown) => void;
-}
-
-/** The requests of one counter waiting for Redis, and whether a call is out. */
-interface Lane {
-  busy: boolean;
-  queue: Waiting[];
-}
-
 /**
- * The per-minute limit's storage. Group commit, as the monthly meter's (CallMeterService):
- * while a call for a counter (account and endpoint) is out, that counter's next requests
- * wait and then go together in one script call, each admitted or refused by its place in
- * arrival order, with the count it would have had one by one. A lone request goes at once.
- * Exactness does not depend on it: script calls of other batches and instances are atomic
- * in Redis as before.
+ * The per-minute limit's storage. Group commit (GroupCommit), as the monthly meter's
+ * (CallMeterService): while a call for a counter (account and endpoint) is out, that
+ * counter's next requests wait and then go together in one script call, each admitted or
+ * refused by its place in arrival order, with the count it would have had one by one. A lone
+ * request goes at once. Exactness does not depend on it: script calls of other batches and
+ * instances are atomic in Redis as before.
  */
 export class RedisThrottlerStorage implements ThrottlerStorage {
   private readonly redis: RedisWithThrottle;
-  private readonly lanes = new Map<string, Lane>();
+  private readonly batches = new GroupCommit<null, ThrottlerStorageRecord>(MAX_BATCH);
 
   constructor(
     redis: Redis,
@@ -70,55 +60,31 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
   }
 
   increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
-    const laneKey = `${key}\u0000${ttl}\u0000${limit}`;
-    return new Promise((resolve, reject) => {
-      let lane = this.lanes.get(laneKey);
-      if (!lane) {
-        lane = { busy: false, queue: [] };
-        this.lanes.set(laneKey, lane);
-      }
-      lane.queue.push({ resolve, reject });
-      if (!lane.busy) this.send(laneKey, lane, key, ttl, limit);
-    });
-  }
-
-  /** Sends the lane's waiting requests as one script call; then the next batch, if any. */
-  private send(laneKey: string, lane: Lane, key: string, ttl: number, limit: number): void {
-    lane.busy = true;
-    const batch = lane.queue.splice(0, MAX_BATCH);
-    this.redis
-      .seoThrottle(this.keys.of('rl', key), ttl, limit, batch.length)
-      .then(
-        ([count, pttl, admitted]) => settle(batch, count, pttl, admitted),
-        (err: unknown) => {
-          for (const w of batch) w.reject(err);
-        },
-      )
-      .finally(() => {
-        if (lane.queue.length > 0) {
-          this.send(laneKey, lane, key, ttl, limit);
-        } else {
-          lane.busy = false;
-          this.lanes.delete(laneKey);
-        }
-      });
+    return this.batches.submit(`${key}\u0000${ttl}\u0000${limit}`, null, (batch) =>
+      this.redis
+        .seoThrottle(this.keys.of('rl', key), ttl, limit, batch.length)
+        .then(([count, pttl, admitted]) => records(batch.length, count, pttl, admitted)),
+    );
   }
 }
 
-/** Answers each request of a batch by its place: the first `admitted` were counted. */
-function settle(batch: Waiting[], count: number, pttl: number, admitted: number): void {
+/** The answer to each request of a batch by its place: the first `admitted` were counted. */
+function records(
+  size: number,
+  count: number,
+  pttl: number,
+  admitted: number,
+): ThrottlerStorageRecord[] {
   const seconds = Math.max(1, Math.ceil(pttl / 1000));
   const before = count - admitted;
-  batch.forEach((w, i) =>
-    w.resolve(
-      i < admitted
-        ? {
-            totalHits: before + i + 1,
-            timeToExpire: seconds,
-            isBlocked: false,
-            timeToBlockExpire: 0,
-          }
-        : { totalHits: count, timeToExpire: seconds, isBlocked: true, timeToBlockExpire: seconds },
-    ),
+  return Array.from({ length: size }, (_, i) =>
+    i < admitted
+      ? {
+          totalHits: before + i + 1,
+          timeToExpire: seconds,
+          isBlocked: false,
+          timeToBlockExpire: 0,
+        }
+      : { totalHits: count, timeToExpire: seconds, isBlocked: true, timeToBlockExpire: seconds },
   );
 }
