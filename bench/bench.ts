@@ -369,9 +369,12 @@ async function main(): Promise<void> {
       const ratios = perRoundRatios(mine, bare);
       const cpu = median(mine).cpuMs;
       const bareCpu = median(bare).cpuMs;
+      const user = median(mine).userCpuMs;
+      const bareUser = median(bare).userCpuMs;
       console.log(
         `${t.name} / bare route: ${pct(median1(ratios))} of its req/s (median of per-round ratios ${ratios.map(pct).join(', ')}); ` +
           `server CPU per request ${cpu} ms against the bare route's ${bareCpu} ms (bare / this: ${cpu && bareCpu ? pct(bareCpu / cpu) : '—'}, the req/s ratio of two CPU-bound processes); ` +
+          `user-space CPU per request ${user} ms against ${bareUser} ms (bare / this: ${user && bareUser ? pct(bareUser / user) : '—'}); ` +
           `all-in CPU per request ${allIn(median(mine)).toFixed(3)} ms against the bare route's ${allIn(median(bare)).toFixed(3)} ms`,
       );
     }
@@ -384,11 +387,13 @@ async function main(): Promise<void> {
       const change = (of: (x: LoadResult) => number) =>
         mine.map((x, r) => (of(x) - of(base[r])) / (of(base[r]) || 1)).sort((a, b) => a - b);
       const cpu = change((x) => x.cpuMs ?? 0);
+      const user = change((x) => x.userCpuMs ?? 0);
       const machine = change(allIn);
       console.log(
         `${ours[i].name}, this build against the baseline build: ${pct(median1(perRoundRatios(base, bare)))} of the bare route for the baseline; ` +
           `difference per round in bare-route points ${points.map((d) => (d * 100).toFixed(1)).join(', ')} (median ${(median1(points) * 100).toFixed(1)}); ` +
           `server CPU per request ${cpu.map(pct).join(', ')} (median ${pct(median1(cpu))}); ` +
+          `its user space ${user.map(pct).join(', ')} (median ${pct(median1(user))}); ` +
           `all-in CPU per request (server + PostgreSQL + load generator) ${machine.map(pct).join(', ')} (median ${pct(median1(machine))})`,
       );
     });
