@@ -1,3 +1,6 @@
+import { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Request, Response } from 'express';
 import { ApiError, TopLevelBody, withMeta } from '@app/core';
 import { EnvelopeExpressAdapter, errorEnvelope, toEnvelope, toErrorEnvelope } from './envelope';
 
@@ -94,5 +97,48 @@ describe('EnvelopeExpressAdapter.afterRoutes: mounts behind the routes', () => {
     let ran = false;
     adapter.afterRoutes(() => (ran = true));
     expect(ran).toBe(true);
+  });
+});
+
+describe('EnvelopeExpressAdapter.initHttpServer: requests made with express prototypes', () => {
+  type Express = { request: object; response: object; get: (...args: unknown[]) => void };
+
+  async function serve(adapter: EnvelopeExpressAdapter, options: object) {
+    adapter.initHttpServer(options);
+    const server = adapter.getHttpServer() as Server;
+    const app = adapter.getInstance<Express>();
+    const seen: Array<{ req: unknown; res: unknown }> = [];
+    // Runs before express's own handler, so it sees what Node's server made.
+    server.prependListener('request', (req, res) =>
+      seen.push({ req: Object.getPrototypeOf(req), res: Object.getPrototypeOf(res) }),
+    );
+    app.get('/probe', (req: Request, res: Response) => {
+      res.json({ query: req.query, host: req.hostname, proto: req.protocol });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const answer = await fetch(`http://127.0.0.1:${port}/probe?a=1`);
+    const body = (await answer.json()) as unknown;
+    await new Promise((resolve) => server.close(resolve));
+    return { app, seen, status: answer.status, body };
+  }
+
+  it('creates each request and response with app.request and app.response as prototypes', async () => {
+    const { app, seen, status, body } = await serve(new EnvelopeExpressAdapter(), {});
+    expect(seen).toHaveLength(1);
+    expect(seen[0].req).toBe(app.request);
+    expect(seen[0].res).toBe(app.response);
+    // express's request and response members work as before.
+    expect(status).toBe(200);
+    expect(body).toEqual({ query: { a: '1' }, host: '127.0.0.1', proto: 'http' });
+  });
+
+  it("leaves forceCloseConnections to Nest's own server", async () => {
+    const { seen, status } = await serve(new EnvelopeExpressAdapter(), {
+      forceCloseConnections: true,
+    });
+    expect(seen[0].req).toBe(IncomingMessage.prototype);
+    expect(seen[0].res).toBe(ServerResponse.prototype);
+    expect(status).toBe(200);
   });
 });

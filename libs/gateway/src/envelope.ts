@@ -1,6 +1,7 @@
-import { INestApplication, StreamableFile } from '@nestjs/common';
+import * as http from 'node:http';
+import { INestApplication, NestApplicationOptions, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { RequestHandler, Response } from 'express';
+import type { Application, RequestHandler, Response } from 'express';
 import {
   ApiError,
   Clock,
@@ -143,6 +144,25 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     return super.setNotFoundHandler(handler, prefix);
   }
 
+  /**
+   * The HTTP server, made to create each request and response with express's prototypes
+   * already in place. Express otherwise swaps the prototype of both objects on every request
+   * (`Object.setPrototypeOf(req, app.request)`), which makes V8 give them new hidden classes,
+   * so the property reads of every layer after it miss their inline caches and take the
+   * runtime's slow lookup (docs/performance.md, "Express's prototype swap"). With the
+   * prototypes already right, express's swap changes nothing. HTTPS is left to Nest.
+   */
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions || options?.forceCloseConnections)
+      return super.initHttpServer(options);
+    // express keeps the prototypes of its requests and responses as app.request, app.response.
+    const app = this.getInstance<Application & { request: object; response: object }>();
+    const IncomingMessage = madeWith(http.IncomingMessage, app.request);
+    const ServerResponse = madeWith(http.ServerResponse, app.response);
+    if (!IncomingMessage || !ServerResponse) return super.initHttpServer(options);
+    this.httpServer = http.createServer({ IncomingMessage, ServerResponse }, app);
+  }
+
   /** The application's Clock (tests inject a ManualClock). */
   useClock(clock: Clock): this {
     this.clock = clock;
@@ -169,6 +189,25 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
       return super.reply(response, envelope, statusCode);
     return endJson(response, envelope);
   }
+}
+
+/**
+ * A constructor for Node's HTTP server that builds what `base` builds (an IncomingMessage or
+ * a ServerResponse) with `prototype` (express's request or response, which inherits from
+ * `base.prototype`) as its prototype from the start; null when `base` is a class, which
+ * cannot be called on an object of ours (Node's two are plain constructor functions).
+ */
+function madeWith<T extends typeof http.IncomingMessage | typeof http.ServerResponse>(
+  base: T,
+  prototype: object,
+): T | null {
+  if (/^class\b/.test(Function.prototype.toString.call(base))) return null;
+  const init = base as unknown as (this: object, first: unknown, second: unknown) => void;
+  function Made(this: object, first: unknown, second: unknown) {
+    init.call(this, first, second);
+  }
+  Made.prototype = prototype;
+  return Made as unknown as T;
 }
 
 /** The app's EnvelopeExpressAdapter; an app created with any other adapter is refused. */
