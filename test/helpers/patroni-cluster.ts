@@ -75,7 +75,7 @@ function signal(pids: number[], sig: NodeJS.Signals): void {
 /**
  * Three PostgreSQL 15 nodes under Patroni 3 with a three-member etcd 3.4 and HAProxy in front
  * (one address for the primary, checked on Patroni's `/primary`; one for the standbys, on
- * `/replica`), all from the machine's Debian packages, on free loopback ports in one temporary
+ * `/replica?lag=16MB`), all from the machine's Debian packages, on free loopback ports in one temporary
  * directory. Patroni runs as user postgres (the PostgreSQL binaries refuse root), with
  * synchronous_mode (one synchronous standby) and short timings so a failover takes seconds.
  * Nothing here decides a failover: Patroni and etcd do. `stop()` kills exactly the processes
@@ -312,7 +312,8 @@ export class PatroniCluster {
         'listen replicas',
         `    bind 127.0.0.1:${this.replicaPort}`,
         '    balance roundrobin',
-        ...servers('replica'),
+        // As in docker-compose.yml: a replica far behind (just rejoined) serves no reads.
+        ...servers('replica?lag=16MB'),
         '',
       ].join('\n'),
     );
